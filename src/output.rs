@@ -1,0 +1,99 @@
+//! Writing table files: each table is encoded in memory, written to a
+//! temporary file beside its destination and renamed into place, so a reader
+//! never sees a half-written table.
+
+use std::fs;
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use anyhow::{Context, Result};
+use gametab_lookup::io::{blake2_hex, write_parquet, TableData};
+
+/// What was written for one table: the facts the manifest and the build
+/// summary report.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct WrittenTable {
+    /// Table name (from its schema).
+    pub table: &'static str,
+    /// File name inside the output directory.
+    pub file: &'static str,
+    /// Schema version.
+    pub schema_version: u32,
+    /// Number of rows.
+    pub rows: usize,
+    /// Size of the file in bytes.
+    pub bytes: usize,
+    /// BLAKE2b-256 of the file, lowercase hex.
+    pub blake2b_256: String,
+}
+
+/// Writes tables into one directory.
+#[derive(Debug)]
+pub struct TableWriter {
+    dir: PathBuf,
+    written: Vec<WrittenTable>,
+}
+
+impl TableWriter {
+    /// A writer into `dir`, which is created if needed.
+    pub fn new(dir: &Path) -> Result<TableWriter> {
+        fs::create_dir_all(dir)
+            .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+        Ok(TableWriter {
+            dir: dir.to_path_buf(),
+            written: Vec::new(),
+        })
+    }
+
+    /// The output directory.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Encode `data` and write it atomically as `dir/<schema.file>`.
+    pub fn write(&mut self, data: &TableData) -> Result<&WrittenTable> {
+        let bytes = write_parquet(data)?;
+        let path = self.dir.join(data.schema.file);
+        write_atomically(&path, &bytes)?;
+        self.written.push(WrittenTable {
+            table: data.schema.name,
+            file: data.schema.file,
+            schema_version: data.schema.version,
+            rows: data.rows(),
+            bytes: bytes.len(),
+            blake2b_256: blake2_hex(&bytes),
+        });
+        Ok(self.written.last().expect("just pushed"))
+    }
+
+    /// Every table written so far, in order.
+    pub fn written(&self) -> &[WrittenTable] {
+        &self.written
+    }
+}
+
+/// Write `bytes` to `path` through a temporary file in the same directory and
+/// a rename, after syncing the data to disk.
+pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    let file_name = path
+        .file_name()
+        .with_context(|| format!("{} has no file name", path.display()))?;
+    let mut tmp_name = std::ffi::OsString::from(".");
+    tmp_name.push(file_name);
+    tmp_name.push(format!(".{}.tmp", std::process::id()));
+    let tmp = path.with_file_name(tmp_name);
+    let result = (|| -> Result<()> {
+        let mut file =
+            fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        file.write_all(bytes)
+            .with_context(|| format!("cannot write {}", tmp.display()))?;
+        file.sync_all()
+            .with_context(|| format!("cannot sync {}", tmp.display()))?;
+        fs::rename(&tmp, path)
+            .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
+    })();
+    if result.is_err() {
+        let _ = fs::remove_file(&tmp);
+    }
+    result
+}
