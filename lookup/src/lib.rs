@@ -6,6 +6,7 @@
 
 mod error;
 pub mod io;
+pub mod murder_plan;
 pub mod schema;
 
 pub use error::{Error, Result};
