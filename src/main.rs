@@ -1,1 +1,84 @@
-fn main(){}
+//! The `gametab` command line: thin glue from validated arguments to the
+//! library. Each subcommand's arguments live beside its game; `main` prints
+//! the error chain once and returns a non-zero exit code on failure.
+
+use std::path::PathBuf;
+use std::process::ExitCode;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+use clap::{Parser, Subcommand};
+
+use gametab::pipeline::{self, BuildOptions};
+
+#[derive(Debug, Parser)]
+#[command(name = "gametab", version, about = "Exact strategy and probability tables for hidden-information tabletop games")]
+struct Cli {
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+enum Command {
+    /// Build every table into the output directory.
+    Build(BuildArgs),
+    /// Murder Plan (Tragedy Looper): solve single states.
+    #[command(subcommand)]
+    MurderPlan(gametab::murder_plan::cli::MurderPlanCommand),
+}
+
+#[derive(Debug, clap::Args)]
+struct BuildArgs {
+    /// Output directory for the tables.
+    #[arg(long, default_value = "tables")]
+    out: PathBuf,
+    /// Worker threads (default: all cores).
+    #[arg(long)]
+    threads: Option<usize>,
+    /// No progress bars.
+    #[arg(long)]
+    quiet: bool,
+}
+
+fn run_build(args: BuildArgs) -> Result<()> {
+    let threads = match args.threads {
+        Some(0) => bail!("--threads must be at least 1"),
+        Some(n) => n,
+        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
+    };
+    let options = BuildOptions {
+        out: args.out,
+        threads,
+        progress: !args.quiet,
+    };
+    let start = Instant::now();
+    let reports = pipeline::build(&options)?;
+    for report in &reports {
+        println!("{} ({:.3} s)", report.game, report.elapsed.as_secs_f64());
+        for line in &report.lines {
+            println!("  {line}");
+        }
+    }
+    println!(
+        "built {} into {} in {:.3} s with {threads} thread(s)",
+        reports.len(),
+        options.out.display(),
+        start.elapsed().as_secs_f64()
+    );
+    Ok(())
+}
+
+fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match cli.command {
+        Command::Build(args) => run_build(args),
+        Command::MurderPlan(command) => gametab::murder_plan::cli::run(command),
+    };
+    match result {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(error) => {
+            eprintln!("error: {error:#}");
+            ExitCode::FAILURE
+        }
+    }
+}

@@ -1,0 +1,13 @@
+//! gametab: the offline pipeline that precomputes exact strategy and
+//! probability tables for hidden-information tabletop games.
+//!
+//! Layout: one module per game (the solver or table builder and its CLI),
+//! [`matrix_game`] for the zero-sum matrix-game / LP layer, [`output`] for
+//! writing table files, [`pipeline`] for the whole `gametab build`. The game
+//! model types and table schemas live in the `gametab-lookup` crate, which
+//! reads the tables back without any of this.
+
+pub mod matrix_game;
+pub mod murder_plan;
+pub mod output;
+pub mod pipeline;

@@ -1,0 +1,110 @@
+//! The reachable layers of the game from the 16 start states.
+//!
+//! Layer 0 holds the starts; layer t+1 every non-winning state reached from
+//! a layer-t state by some pair of full actions and some legal brain choice.
+//! Winning states reached at step t are kept separately: the game ends
+//! there, but they are part of what a game of horizon D can reach.
+
+use gametab_lookup::murder_plan::model::{BrainTarget, State, STATE_COUNT};
+
+use super::turns::TurnTables;
+
+/// Membership of every state in every layer.
+#[derive(Debug, Clone)]
+pub struct Layers {
+    /// `non_winning[t][state index]`: state in layer t (not yet won).
+    pub non_winning: Vec<Vec<bool>>,
+    /// `winning[t][state index]`: a winning state first reached at step t.
+    pub winning: Vec<Vec<bool>>,
+}
+
+impl Layers {
+    /// Enumerate layers 0..=`steps`.
+    pub fn enumerate(turns: &TurnTables, steps: u8) -> Layers {
+        let mut start = vec![false; STATE_COUNT];
+        for s in State::starts() {
+            start[s.index()] = true;
+        }
+        let mut non_winning = vec![start];
+        let mut winning = vec![vec![false; STATE_COUNT]];
+        for _ in 0..steps {
+            let current = non_winning.last().expect("layer 0 exists");
+            let mut next = vec![false; STATE_COUNT];
+            let mut won = vec![false; STATE_COUNT];
+            for state in State::all().filter(|s| current[s.index()]) {
+                for outcome in &turns.get(state.limited).outcomes {
+                    let post = outcome.apply(state);
+                    for target in BrainTarget::legal(post) {
+                        let after = target.apply(post);
+                        if after.is_win() {
+                            won[after.index()] = true;
+                        } else {
+                            next[after.index()] = true;
+                        }
+                    }
+                }
+            }
+            non_winning.push(next);
+            winning.push(won);
+        }
+        Layers {
+            non_winning,
+            winning,
+        }
+    }
+
+    /// Number of non-winning states in each layer.
+    pub fn sizes(&self) -> Vec<usize> {
+        self.non_winning
+            .iter()
+            .map(|layer| layer.iter().filter(|&&b| b).count())
+            .collect()
+    }
+
+    /// Whether `(days_left, state)` occurs in some game of horizon
+    /// `D <= max_horizon` from the 16 starts: the state is in layer
+    /// `t = D - days_left` for some such D (as a winning state, at a step
+    /// t >= 1 where it was reached).
+    pub fn reachable(&self, max_horizon: u8, days_left: u8, state: State) -> bool {
+        if days_left > max_horizon {
+            return false;
+        }
+        let steps = usize::from(max_horizon - days_left);
+        let i = state.index();
+        (0..=steps.min(self.non_winning.len() - 1))
+            .any(|t| self.non_winning[t][i] || self.winning[t][i])
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn layer_sizes_match_the_published_counts() {
+        let layers = Layers::enumerate(&TurnTables::new(), 7);
+        assert_eq!(
+            layers.sizes(),
+            vec![16, 1496, 2600, 2816, 2816, 2816, 2816, 2816]
+        );
+    }
+
+    #[test]
+    fn starts_are_reachable_at_every_horizon() {
+        let layers = Layers::enumerate(&TurnTables::new(), 8);
+        for s in State::starts() {
+            for d in 0..=8 {
+                assert!(layers.reachable(8, d, s));
+            }
+        }
+        // A start has all limited cards; one with intrigue 3 on the killer
+        // and 8 days left cannot be reached (it needs turns).
+        let mut s = State::start(
+            gametab_lookup::murder_plan::Offset::ZERO,
+            gametab_lookup::murder_plan::Offset::HORIZONTAL,
+        );
+        s.killer_intrigue = 3;
+        assert!(!layers.reachable(8, 8, s));
+        assert!(layers.reachable(8, 6, s));
+    }
+}

@@ -1,0 +1,290 @@
+//! Backward induction over days_left: `V_0`, then for d = 1..=D the brain
+//! choice of every post-card state and the matrix game of every canonical
+//! non-winning state, with identical games (same inventory, same outcome
+//! values) solved once.
+//!
+//! Games are identified by a BLAKE2b-256 digest of the inventory index and
+//! the bits of the continuation value of each distinct turn outcome: that
+//! pair determines the payoff matrix exactly, and hashing it costs a few
+//! hundred floats instead of the ~15 thousand of the expanded matrix. The
+//! distinct games of one day are solved in parallel (rayon, one LP solver
+//! per worker); everything is assembled in state order, so the result does
+//! not depend on the number of threads.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use blake2::digest::consts::U32;
+use blake2::{Blake2b, Digest};
+use gametab_lookup::murder_plan::model::{BrainTarget, State, STATE_COUNT};
+use rayon::prelude::*;
+
+use super::turns::{TurnTable, TurnTables};
+use crate::matrix_game::{self, HighsSolver, PayoffMatrix, SolveError, SolvedGame};
+
+/// 256-bit digest of what determines a payoff matrix.
+pub type GameDigest = [u8; 32];
+
+/// The brain's best choice in a post-card state and the value it yields.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct BrainChoice {
+    /// The chosen target (ties broken killer, then key person, then nobody).
+    pub target: BrainTarget,
+    /// `1` if the state after the ability wins, else `V_{d-1}` of it.
+    pub value: f64,
+}
+
+/// Where the optimal strategies of a (days_left, state) pair are found.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct GameRef {
+    /// Index into [`Solution::games`].
+    pub game: usize,
+    /// The state is the axis-swapped image of the state the game was solved
+    /// for: map every action through the swap.
+    pub swapped: bool,
+}
+
+/// Counts and times of a solve.
+#[derive(Debug, Clone, Default)]
+pub struct SolveStats {
+    /// Canonical non-winning states solved, per days_left (index 0 unused).
+    pub games_per_day: Vec<usize>,
+    /// Payoff matrices considered (canonical non-winning (d, state) pairs).
+    pub matrices: usize,
+    /// Distinct games after the digest dedupe (= matrices expanded).
+    pub distinct_games: usize,
+    /// Distinct games solved by LP (the rest reduced to a saddle point).
+    pub lps: usize,
+    /// Sum over LP games of reduced rows x columns, for the average size.
+    pub reduced_cells: usize,
+    /// Largest certificate gap of any stored pair.
+    pub max_gap: f64,
+    /// Time spent on brain choices and game digests.
+    pub digest_time: Duration,
+    /// Time spent building, reducing, solving and certifying games.
+    pub solve_time: Duration,
+}
+
+/// The solved game up to a horizon.
+#[derive(Debug, Clone)]
+pub struct Solution {
+    /// Largest days_left solved.
+    pub max_days: u8,
+    /// `values[d][state index]` = `V_d(S)`, for d in 0..=max_days.
+    pub values: Vec<Vec<f64>>,
+    /// `gaps[d][state index]`: certificate gap of the stored pair (0 where no
+    /// game is played).
+    pub gaps: Vec<Vec<f64>>,
+    /// `brain[d][post-card state index]` for d >= 1 (index 0 empty).
+    pub brain: Vec<Vec<BrainChoice>>,
+    /// `games[d][state index]` for non-winning states and d >= 1.
+    pub game_refs: Vec<Vec<Option<GameRef>>>,
+    /// Every distinct solved game.
+    pub games: Vec<SolvedGame>,
+    /// The turn tables the games are indexed by.
+    pub turns: TurnTables,
+    /// Counts and times.
+    pub stats: SolveStats,
+}
+
+/// `V_0`: 1 for a winning state, else 0.
+fn terminal_values() -> Vec<f64> {
+    State::all()
+        .map(|s| if s.is_win() { 1.0 } else { 0.0 })
+        .collect()
+}
+
+/// The brain's choice in every post-card state, given `V_{d-1}`.
+fn brain_choices(previous: &[f64]) -> Vec<BrainChoice> {
+    State::all()
+        .map(|post| {
+            let mut best: Option<BrainChoice> = None;
+            for target in BrainTarget::legal(post) {
+                let next = target.apply(post);
+                let value = if next.is_win() {
+                    1.0
+                } else {
+                    previous[next.index()]
+                };
+                // Strictly better only: ties keep the earlier preference.
+                if best.is_none_or(|b| value > b.value) {
+                    best = Some(BrainChoice { target, value });
+                }
+            }
+            best.expect("nobody is always a legal target")
+        })
+        .collect()
+}
+
+/// Continuation value of each distinct outcome of `table` played in `state`.
+fn outcome_values(table: &TurnTable, state: State, brain: &[BrainChoice]) -> Vec<f64> {
+    table
+        .outcomes
+        .iter()
+        .map(|o| brain[o.apply(state).index()].value)
+        .collect()
+}
+
+fn digest(table: &TurnTable, values: &[f64]) -> GameDigest {
+    let mut hasher = Blake2b::<U32>::new();
+    hasher.update([table.limited.index() as u8]);
+    for v in values {
+        hasher.update(v.to_bits().to_le_bytes());
+    }
+    hasher.finalize().into()
+}
+
+/// The full payoff matrix of a game from its outcome values.
+pub fn payoff_matrix(table: &TurnTable, values: &[f64]) -> PayoffMatrix {
+    let payoffs = table
+        .outcome_of
+        .iter()
+        .map(|&o| values[o as usize])
+        .collect();
+    PayoffMatrix::new(table.rows(), table.cols(), payoffs)
+}
+
+/// A game waiting to be solved: its inventory table and outcome values.
+struct PendingGame<'a> {
+    table: &'a TurnTable,
+    values: Vec<f64>,
+}
+
+/// Solve the game for every days_left up to `max_days`.
+///
+/// `on_day(d, distinct games of the day)` is called before each day's solve
+/// and `on_game()` after each game, for progress reporting.
+///
+/// # Errors
+/// A game whose LP fails or does not certify within the tolerance.
+pub fn solve(
+    max_days: u8,
+    on_day: &(dyn Fn(u8, usize) + Sync),
+    on_game: &(dyn Fn() + Sync),
+) -> Result<Solution, SolveError> {
+    let turns = TurnTables::new();
+    let mut stats = SolveStats {
+        games_per_day: vec![0],
+        ..SolveStats::default()
+    };
+    let mut values = vec![terminal_values()];
+    let mut gaps = vec![vec![0.0; STATE_COUNT]];
+    let mut brain = vec![Vec::new()];
+    let mut game_refs = vec![vec![None; STATE_COUNT]];
+    let mut games: Vec<SolvedGame> = Vec::new();
+    let mut known: HashMap<GameDigest, usize> = HashMap::new();
+
+    for d in 1..=max_days {
+        let started = Instant::now();
+        let choices = brain_choices(&values[usize::from(d) - 1]);
+        // Canonical non-winning states, in index order, with their game.
+        let mut day_refs: Vec<(State, usize)> = Vec::new();
+        let mut pending: Vec<PendingGame> = Vec::new();
+        for state in State::all().filter(|s| !s.is_win() && s.is_canonical()) {
+            let table = turns.get(state.limited);
+            let outcome_values = outcome_values(table, state, &choices);
+            let key = digest(table, &outcome_values);
+            let next_index = games.len() + pending.len();
+            let game = *known.entry(key).or_insert_with(|| {
+                pending.push(PendingGame {
+                    table,
+                    values: outcome_values,
+                });
+                next_index
+            });
+            day_refs.push((state, game));
+        }
+        stats.digest_time += started.elapsed();
+        stats.games_per_day.push(day_refs.len());
+        stats.matrices += day_refs.len();
+        stats.distinct_games += pending.len();
+
+        let started = Instant::now();
+        on_day(d, pending.len());
+        let solved: Vec<SolvedGame> = pending
+            .par_iter()
+            .map_init(HighsSolver::new, |solver, game| {
+                let matrix = payoff_matrix(game.table, &game.values);
+                let result = matrix_game::solve(&matrix, solver);
+                on_game();
+                result
+            })
+            .collect::<Result<_, _>>()?;
+        stats.solve_time += started.elapsed();
+        for game in &solved {
+            if game.used_lp {
+                stats.lps += 1;
+                stats.reduced_cells += game.reduced_rows * game.reduced_cols;
+            }
+            stats.max_gap = stats.max_gap.max(game.certificate.gap());
+        }
+        games.extend(solved);
+
+        let mut day_values = values[usize::from(d) - 1].clone();
+        let mut day_gaps = vec![0.0; STATE_COUNT];
+        let mut day_games = vec![None; STATE_COUNT];
+        for state in State::all() {
+            if state.is_win() {
+                day_values[state.index()] = 1.0;
+            }
+        }
+        for &(state, game) in &day_refs {
+            let certificate = games[game].certificate;
+            for (image, swapped) in [(state, false), (state.swapped(), true)] {
+                let i = image.index();
+                day_values[i] = certificate.value();
+                day_gaps[i] = certificate.gap();
+                day_games[i] = Some(GameRef {
+                    game,
+                    swapped: swapped && image != state,
+                });
+            }
+        }
+        values.push(day_values);
+        gaps.push(day_gaps);
+        brain.push(choices);
+        game_refs.push(day_games);
+    }
+    Ok(Solution {
+        max_days,
+        values,
+        gaps,
+        brain,
+        game_refs,
+        games,
+        turns,
+        stats,
+    })
+}
+
+impl Solution {
+    /// `V_d(S)` (the state clamped to the caps).
+    pub fn value(&self, days_left: u8, state: State) -> f64 {
+        self.values[usize::from(days_left)][state.clamped().index()]
+    }
+
+    /// The optimal strategies of a non-winning state with days_left >= 1, as
+    /// probabilities over [`TurnTable::mastermind`] and
+    /// [`TurnTable::protagonists`] of the state's inventory.
+    pub fn strategies(&self, days_left: u8, state: State) -> Option<(Vec<f64>, Vec<f64>)> {
+        let state = state.clamped();
+        let reference = (*self.game_refs.get(usize::from(days_left))?)[state.index()]?;
+        let game = &self.games[reference.game];
+        let table = self.turns.get(state.limited);
+        if !reference.swapped {
+            return Some((game.strategies.row.clone(), game.strategies.col.clone()));
+        }
+        // Action a in the swapped state plays like swap(a) in the solved one.
+        let row = table
+            .mastermind_swap
+            .iter()
+            .map(|&j| game.strategies.row[j])
+            .collect();
+        let col = table
+            .protagonists_swap
+            .iter()
+            .map(|&j| game.strategies.col[j])
+            .collect();
+        Some((row, col))
+    }
+}

@@ -1,0 +1,243 @@
+//! End-to-end checks of the Murder Plan solver and tables: the published
+//! numbers, the certificates recomputed from the written tables, round
+//! trips, and byte-identical output across runs and thread counts.
+
+use std::sync::OnceLock;
+
+use bytes::Bytes;
+use gametab::matrix_game::{certify, StrategyPair, GAP_TOLERANCE};
+use gametab::murder_plan::layers::Layers;
+use gametab::murder_plan::solver::{self, payoff_matrix, Solution};
+use gametab::murder_plan::tables;
+use gametab::output::TableWriter;
+use gametab::pipeline::BuildOptions;
+use gametab_lookup::io::{read_parquet, write_parquet};
+use gametab_lookup::murder_plan::model::{Offset, State};
+use gametab_lookup::murder_plan::schema;
+
+fn solution() -> &'static Solution {
+    static SOLUTION: OnceLock<Solution> = OnceLock::new();
+    SOLUTION.get_or_init(|| solver::solve(8, &|_, _| {}, &|| {}).expect("the game solves"))
+}
+
+fn offset(a: u8, b: u8) -> Offset {
+    Offset::new(a, b).unwrap()
+}
+
+/// The published table: D, x=(0,1) y=(1,0), x=y=(0,0), average, in percent.
+const PUBLISHED: [(u8, f64, f64, f64); 6] = [
+    (3, 14.51, 13.43, 13.39),
+    (4, 26.74, 25.91, 26.01),
+    (5, 41.34, 39.36, 40.60),
+    (6, 55.42, 53.53, 55.13),
+    (7, 67.67, 66.08, 67.43),
+    (8, 77.37, 76.08, 77.16),
+];
+
+fn percent(v: f64) -> f64 {
+    (v * 100.0 * 100.0).round() / 100.0
+}
+
+#[test]
+fn reproduces_the_published_win_rates() {
+    let s = solution();
+    for (d, apart, together, average) in PUBLISHED {
+        let v_apart = s.value(d, State::start(offset(0, 1), offset(1, 0)));
+        let v_together = s.value(d, State::start(Offset::ZERO, Offset::ZERO));
+        let v_average = State::starts().map(|st| s.value(d, st)).sum::<f64>() / 16.0;
+        assert_eq!(percent(v_apart), apart, "D={d} x=(0,1) y=(1,0): {v_apart}");
+        assert_eq!(percent(v_together), together, "D={d} together: {v_together}");
+        assert_eq!(percent(v_average), average, "D={d} average: {v_average}");
+    }
+}
+
+#[test]
+fn reproduces_the_published_value_to_1e_12() {
+    let v = solution().value(3, State::start(Offset::ZERO, Offset::ZERO));
+    assert!((v - 0.134346591935461).abs() < 1e-12, "V_3 = {v:.15}");
+}
+
+#[test]
+fn every_stored_game_is_certified() {
+    let s = solution();
+    assert!(s.stats.max_gap <= GAP_TOLERANCE);
+    for d in 1..=8u8 {
+        for state in State::all().filter(|st| !st.is_win()) {
+            assert!(s.gaps[usize::from(d)][state.index()] <= GAP_TOLERANCE);
+        }
+    }
+    // Dedupe really happens and far fewer LPs than matrices are solved.
+    assert!(s.stats.distinct_games < s.stats.matrices);
+    assert!(s.stats.lps <= s.stats.distinct_games);
+}
+
+#[test]
+fn values_are_monotone_in_days_left_and_probabilities() {
+    let s = solution();
+    for d in 1..=8usize {
+        for state in State::all() {
+            let (now, before) = (s.values[d][state.index()], s.values[d - 1][state.index()]);
+            assert!((0.0..=1.0).contains(&now));
+            assert!(now >= before - 1e-9, "more days never hurt the mastermind");
+        }
+    }
+}
+
+/// Recompute every game from the written tables alone (the values of the
+/// previous day and the rules) and certify the written strategies on it.
+#[test]
+fn written_tables_certify_on_rebuilt_matrices() {
+    let s = solution();
+    let layers = Layers::enumerate(&s.turns, 8);
+    let read = |data: gametab_lookup::io::TableData| {
+        let bytes = Bytes::from(write_parquet(&data).unwrap());
+        read_parquet(bytes, &data.schema).unwrap()
+    };
+    let values = read(tables::values(s, &layers));
+    let sigma = read(tables::mastermind_strategy(s));
+    let tau = read(tables::protagonists_strategy(s));
+    let value_column = values.f64s("value").unwrap();
+    let stored = |d: u8, st: State| value_column[usize::from(d) * 3840 + st.index()];
+    // Group strategy rows by (days_left, state).
+    let collect = |t: &gametab_lookup::io::TableData| {
+        let mut by_state = std::collections::HashMap::<(u8, usize), Vec<([String; 3], f64)>>::new();
+        let d = t.i32s("days_left").unwrap();
+        let cols: Vec<&[i32]> = ["brain_x", "brain_y", "killer_x", "killer_y", "killer_intrigue", "key_person_intrigue", "forbid_movement_left"]
+            .iter()
+            .map(|c| t.i32s(c).unwrap())
+            .collect();
+        let diag = t.bools("diagonal_left").unwrap();
+        let int2 = t.bools("intrigue2_left").unwrap();
+        let labels = ["card_on_key_person", "card_on_brain", "card_on_killer"].map(|c| t.strings(c).unwrap());
+        let p = t.f64s("probability").unwrap();
+        for i in 0..t.rows() {
+            let state = State {
+                brain: offset(cols[0][i] as u8, cols[1][i] as u8),
+                killer: offset(cols[2][i] as u8, cols[3][i] as u8),
+                killer_intrigue: cols[4][i] as u8,
+                key_person_intrigue: cols[5][i] as u8,
+                limited: gametab_lookup::murder_plan::LimitedCards {
+                    diagonal: diag[i],
+                    intrigue_plus_two: int2[i],
+                    forbid_movement: cols[6][i] as u8,
+                },
+            };
+            by_state
+                .entry((d[i] as u8, state.index()))
+                .or_default()
+                .push((labels.map(|l| l[i].clone()), p[i]));
+        }
+        by_state
+    };
+    let sigma = collect(&sigma);
+    let tau = collect(&tau);
+    let mut checked = 0;
+    for d in 1..=8u8 {
+        for state in State::all().filter(|st| !st.is_win()) {
+            let table = s.turns.get(state.limited);
+            // Continuation values from the stored previous-day values only.
+            let outcome_values: Vec<f64> = table
+                .outcomes
+                .iter()
+                .map(|o| {
+                    let post = o.apply(state);
+                    gametab_lookup::murder_plan::BrainTarget::legal(post)
+                        .map(|t| {
+                            let next = t.apply(post);
+                            if next.is_win() { 1.0 } else { stored(d - 1, next) }
+                        })
+                        .fold(f64::NEG_INFINITY, f64::max)
+                })
+                .collect();
+            let matrix = payoff_matrix(table, &outcome_values);
+            let mut pair = StrategyPair {
+                row: vec![0.0; table.rows()],
+                col: vec![0.0; table.cols()],
+            };
+            for (labels, p) in &sigma[&(d, state.index())] {
+                let i = table
+                    .mastermind
+                    .iter()
+                    .position(|a| a.cards().map(|c| c.label()) == [&labels[0][..], &labels[1], &labels[2]])
+                    .expect("a legal action");
+                pair.row[i] = *p;
+            }
+            for (labels, p) in &tau[&(d, state.index())] {
+                let i = table
+                    .protagonists
+                    .iter()
+                    .position(|a| a.cards().map(|c| c.label()) == [&labels[0][..], &labels[1], &labels[2]])
+                    .expect("a legal action");
+                pair.col[i] = *p;
+            }
+            assert!((pair.row.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            assert!((pair.col.iter().sum::<f64>() - 1.0).abs() < 1e-12);
+            let certificate = certify(&matrix, &pair);
+            assert!(certificate.gap() <= GAP_TOLERANCE, "d={d} {state:?}: gap {}", certificate.gap());
+            let v = stored(d, state);
+            assert!(certificate.lower - 1e-12 <= v && v <= certificate.upper + 1e-12);
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 8 * 2816);
+}
+
+#[test]
+fn every_table_round_trips_exactly() {
+    let s = solution();
+    let layers = Layers::enumerate(&s.turns, 8);
+    for data in tables::all(s, &layers) {
+        let bytes = write_parquet(&data).unwrap();
+        let back = read_parquet(Bytes::from(bytes), &data.schema).unwrap();
+        assert_eq!(back, data, "{}", data.schema.name);
+    }
+    let values = tables::values(s, &layers);
+    assert_eq!(values.rows(), 9 * 3840);
+    let brain = tables::brain_choice(s);
+    assert_eq!(brain.rows(), 8 * 3840);
+    let rates = tables::win_rates(s);
+    assert_eq!(rates.rows(), 8 * 17);
+    assert_eq!(schema::ALL.len(), 5);
+}
+
+#[test]
+fn strategy_supports_are_sorted_and_sum_to_one() {
+    let s = solution();
+    for data in [tables::mastermind_strategy(s), tables::protagonists_strategy(s)] {
+        let p = data.f64s("probability").unwrap();
+        assert!(p.iter().all(|&x| x > 0.0 && x <= 1.0));
+        let d = data.i32s("days_left").unwrap();
+        assert!(d.windows(2).all(|w| w[0] <= w[1]));
+    }
+}
+
+fn build_bytes(threads: usize) -> Vec<(String, Vec<u8>)> {
+    let dir = tempfile::tempdir().unwrap();
+    let options = BuildOptions {
+        out: dir.path().to_path_buf(),
+        threads,
+        progress: false,
+    };
+    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    let mut writer = TableWriter::new(dir.path()).unwrap();
+    pool.install(|| gametab::murder_plan::build_tables(&options, &mut writer)).unwrap();
+    let mut files: Vec<_> = writer
+        .written()
+        .iter()
+        .map(|w| (w.file.to_string(), std::fs::read(dir.path().join(w.file)).unwrap()))
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn builds_are_byte_identical_across_runs_and_thread_counts() {
+    let one = build_bytes(1);
+    let two = build_bytes(2);
+    let again = build_bytes(2);
+    assert_eq!(one.len(), 5);
+    for ((name, a), (_, b)) in one.iter().zip(&two) {
+        assert!(a == b, "{name} differs between 1 and 2 threads");
+    }
+    assert_eq!(two, again);
+}
