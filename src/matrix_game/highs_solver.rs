@@ -36,11 +36,12 @@ impl HighsSolver {
 
     /// Solve the maximiser's LP of `game`; return its strategy and the duals
     /// of the column constraints.
-    fn solve_row_player(&mut self, game: &PayoffMatrix) -> Result<(Vec<f64>, Vec<f64>), SolveError> {
+    fn solve_row_player(
+        &mut self,
+        game: &PayoffMatrix,
+    ) -> Result<(Vec<f64>, Vec<f64>), SolveError> {
         let mut problem = ColProblem::default();
-        let column_rows: Vec<_> = (0..game.cols())
-            .map(|_| problem.add_row(0.0..))
-            .collect();
+        let column_rows: Vec<_> = (0..game.cols()).map(|_| problem.add_row(0.0..)).collect();
         let total = problem.add_row(1.0..=1.0);
         for r in 0..game.rows() {
             let row = game.row(r);

@@ -8,6 +8,7 @@
 //! sets and certifies the pair on the full matrix.
 
 mod highs_solver;
+mod polish;
 mod reduce;
 
 pub use highs_solver::HighsSolver;
@@ -204,7 +205,16 @@ pub fn solve(
             false,
         )
     } else {
-        (solver.solve(&reduced)?, true)
+        let pair = solver.solve(&reduced)?;
+        let pair = match polish::polish(&reduced, &pair) {
+            Some(polished)
+                if certify(&reduced, &polished).gap() < certify(&reduced, &pair).gap() =>
+            {
+                polished
+            }
+            _ => pair,
+        };
+        (pair, true)
     };
     let strategies = reduction.expand(game, &reduced_pair);
     let certificate = certify(game, &strategies);

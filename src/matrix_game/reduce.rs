@@ -35,15 +35,27 @@ impl Reduction {
     }
 }
 
-/// Whether `a >= b` entrywise on the kept positions.
+/// Payoffs closer than this count as equal when comparing actions. Values
+/// that are equal in exact arithmetic come out of different LPs a few ulps
+/// apart; without the slack those actions would survive as near-duplicates
+/// and inflate the LPs. Removing an action that is dominated only up to
+/// `DOMINANCE_SLACK` can cost at most that much of a side's guarantee per
+/// elimination round, far below the certificate tolerance, and the
+/// certificate is checked on the full matrix regardless.
+pub const DOMINANCE_SLACK: f64 = 1e-13;
+
+/// Whether row `a` is at least as good as row `b` for the maximiser on the
+/// kept columns.
 fn row_dominates(game: &PayoffMatrix, a: usize, b: usize, cols: &[usize]) -> bool {
     let (ra, rb) = (game.row(a), game.row(b));
-    cols.iter().all(|&c| ra[c] >= rb[c])
+    cols.iter().all(|&c| ra[c] >= rb[c] - DOMINANCE_SLACK)
 }
 
+/// Whether column `a` is at least as good as column `b` for the minimiser
+/// on the kept rows.
 fn col_dominates(game: &PayoffMatrix, a: usize, b: usize, rows: &[usize]) -> bool {
-    // Column a is at least as good for the minimiser as b: a <= b entrywise.
-    rows.iter().all(|&r| game.at(r, a) <= game.at(r, b))
+    rows.iter()
+        .all(|&r| game.at(r, a) <= game.at(r, b) + DOMINANCE_SLACK)
 }
 
 /// Remove from `kept` every index weakly dominated by another kept index.

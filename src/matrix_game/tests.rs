@@ -44,9 +44,8 @@ fn rock_paper_scissors_payoffs_in_unit_interval() {
 
 #[test]
 fn known_value_of_a_3x3_game() {
-    // A game with a unique mixed equilibrium: value 5/11? Brute-force check
-    // instead of a hand value: compare with a fine grid search over the row
-    // player's mixed strategies.
+    // No dominated actions and a mixed equilibrium: compare with a brute-force
+    // grid search over the row player's mixed strategies.
     let g = game(3, 3, &[0.9, 0.1, 0.4, 0.2, 0.8, 0.3, 0.5, 0.4, 0.7]);
     let s = solved(&g);
     let mut best = 0.0f64;
@@ -81,6 +80,9 @@ fn certificate_detects_a_bad_pair() {
         col: vec![0.5, 0.5],
     };
     let c = certify(&g, &bad);
+    // The pure row strategy concedes 0 against column 1; the uniform column
+    // strategy concedes 1/2 to either row.
     assert_eq!(c.lower, 0.0);
-    assert_eq!(c.upper, 1.0);
+    assert_eq!(c.upper, 0.5);
+    assert_eq!(c.gap(), 0.5);
 }
