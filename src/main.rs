@@ -12,7 +12,11 @@ use clap::{Parser, Subcommand};
 use gametab::pipeline::{self, BuildOptions};
 
 #[derive(Debug, Parser)]
-#[command(name = "gametab", version, about = "Exact strategy and probability tables for hidden-information tabletop games")]
+#[command(
+    name = "gametab",
+    version,
+    about = "Exact strategy and probability tables for hidden-information tabletop games"
+)]
 struct Cli {
     #[command(subcommand)]
     command: Command,
@@ -22,6 +26,8 @@ struct Cli {
 enum Command {
     /// Build every table into the output directory.
     Build(BuildArgs),
+    /// Answer a query from built tables (lookup crate only, JSON output).
+    Lookup(gametab::lookup_cli::LookupArgs),
     /// Murder Plan (Tragedy Looper): solve single states.
     #[command(subcommand)]
     MurderPlan(gametab::murder_plan::cli::MurderPlanCommand),
@@ -72,6 +78,7 @@ fn main() -> ExitCode {
     let cli = Cli::parse();
     let result = match cli.command {
         Command::Build(args) => run_build(args),
+        Command::Lookup(args) => gametab::lookup_cli::run(args),
         Command::MurderPlan(command) => gametab::murder_plan::cli::run(command),
     };
     match result {

@@ -7,7 +7,8 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use gametab_lookup::io::{blake2_hex, write_parquet, TableData};
+use gametab_lookup::io::{blake2_hex, write_parquet, TableData, GENERATOR_VERSION};
+use gametab_lookup::manifest::{Manifest, ManifestEntry, MANIFEST_FILE};
 
 /// What was written for one table: the facts the manifest and the build
 /// summary report.
@@ -25,6 +26,8 @@ pub struct WrittenTable {
     pub bytes: usize,
     /// BLAKE2b-256 of the file, lowercase hex.
     pub blake2b_256: String,
+    /// Rule and grid parameters recorded in the file's metadata.
+    pub params: std::collections::BTreeMap<String, String>,
 }
 
 /// Writes tables into one directory.
@@ -62,6 +65,7 @@ impl TableWriter {
             rows: data.rows(),
             bytes: bytes.len(),
             blake2b_256: blake2_hex(&bytes),
+            params: data.params.clone(),
         });
         Ok(self.written.last().expect("just pushed"))
     }
@@ -69,6 +73,36 @@ impl TableWriter {
     /// Every table written so far, in order.
     pub fn written(&self) -> &[WrittenTable] {
         &self.written
+    }
+
+    /// Write `manifest.json` listing every table written so far.
+    pub fn write_manifest(&self, build_seconds: f64) -> Result<()> {
+        let mut files: Vec<ManifestEntry> = self
+            .written
+            .iter()
+            .map(|w| ManifestEntry {
+                file: w.file.to_string(),
+                table: w.table.to_string(),
+                schema_version: w.schema_version,
+                rows: w.rows as u64,
+                bytes: w.bytes as u64,
+                blake2b_256: w.blake2b_256.clone(),
+            })
+            .collect();
+        files.sort_by(|a, b| a.file.cmp(&b.file));
+        let manifest = Manifest {
+            generator_version: GENERATOR_VERSION.to_string(),
+            params: self
+                .written
+                .iter()
+                .map(|w| (w.table.to_string(), w.params.clone()))
+                .collect(),
+            build_seconds,
+            files,
+        };
+        let mut json = serde_json::to_vec_pretty(&manifest)?;
+        json.push(b'\n');
+        write_atomically(&self.dir.join(MANIFEST_FILE), &json)
     }
 }
 

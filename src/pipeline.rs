@@ -32,6 +32,7 @@ pub struct GameReport {
 
 /// Run every game's builder, writing into `options.out`.
 pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
+    let started = Instant::now();
     let mut writer = TableWriter::new(&options.out)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
@@ -49,6 +50,7 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
             lines,
         });
     }
+    writer.write_manifest(started.elapsed().as_secs_f64())?;
     Ok(reports)
 }
 

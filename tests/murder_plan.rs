@@ -46,7 +46,11 @@ fn reproduces_the_published_win_rates() {
         let v_together = s.value(d, State::start(Offset::ZERO, Offset::ZERO));
         let v_average = State::starts().map(|st| s.value(d, st)).sum::<f64>() / 16.0;
         assert_eq!(percent(v_apart), apart, "D={d} x=(0,1) y=(1,0): {v_apart}");
-        assert_eq!(percent(v_together), together, "D={d} together: {v_together}");
+        assert_eq!(
+            percent(v_together),
+            together,
+            "D={d} together: {v_together}"
+        );
         assert_eq!(percent(v_average), average, "D={d} average: {v_average}");
     }
 }
@@ -102,13 +106,22 @@ fn written_tables_certify_on_rebuilt_matrices() {
     let collect = |t: &gametab_lookup::io::TableData| {
         let mut by_state = std::collections::HashMap::<(u8, usize), Vec<([String; 3], f64)>>::new();
         let d = t.i32s("days_left").unwrap();
-        let cols: Vec<&[i32]> = ["brain_x", "brain_y", "killer_x", "killer_y", "killer_intrigue", "key_person_intrigue", "forbid_movement_left"]
-            .iter()
-            .map(|c| t.i32s(c).unwrap())
-            .collect();
+        let cols: Vec<&[i32]> = [
+            "brain_x",
+            "brain_y",
+            "killer_x",
+            "killer_y",
+            "killer_intrigue",
+            "key_person_intrigue",
+            "forbid_movement_left",
+        ]
+        .iter()
+        .map(|c| t.i32s(c).unwrap())
+        .collect();
         let diag = t.bools("diagonal_left").unwrap();
         let int2 = t.bools("intrigue2_left").unwrap();
-        let labels = ["card_on_key_person", "card_on_brain", "card_on_killer"].map(|c| t.strings(c).unwrap());
+        let labels = ["card_on_key_person", "card_on_brain", "card_on_killer"]
+            .map(|c| t.strings(c).unwrap());
         let p = t.f64s("probability").unwrap();
         for i in 0..t.rows() {
             let state = State {
@@ -144,7 +157,11 @@ fn written_tables_certify_on_rebuilt_matrices() {
                     gametab_lookup::murder_plan::BrainTarget::legal(post)
                         .map(|t| {
                             let next = t.apply(post);
-                            if next.is_win() { 1.0 } else { stored(d - 1, next) }
+                            if next.is_win() {
+                                1.0
+                            } else {
+                                stored(d - 1, next)
+                            }
                         })
                         .fold(f64::NEG_INFINITY, f64::max)
                 })
@@ -158,7 +175,9 @@ fn written_tables_certify_on_rebuilt_matrices() {
                 let i = table
                     .mastermind
                     .iter()
-                    .position(|a| a.cards().map(|c| c.label()) == [&labels[0][..], &labels[1], &labels[2]])
+                    .position(|a| {
+                        a.cards().map(|c| c.label()) == [&labels[0][..], &labels[1], &labels[2]]
+                    })
                     .expect("a legal action");
                 pair.row[i] = *p;
             }
@@ -166,14 +185,20 @@ fn written_tables_certify_on_rebuilt_matrices() {
                 let i = table
                     .protagonists
                     .iter()
-                    .position(|a| a.cards().map(|c| c.label()) == [&labels[0][..], &labels[1], &labels[2]])
+                    .position(|a| {
+                        a.cards().map(|c| c.label()) == [&labels[0][..], &labels[1], &labels[2]]
+                    })
                     .expect("a legal action");
                 pair.col[i] = *p;
             }
             assert!((pair.row.iter().sum::<f64>() - 1.0).abs() < 1e-12);
             assert!((pair.col.iter().sum::<f64>() - 1.0).abs() < 1e-12);
             let certificate = certify(&matrix, &pair);
-            assert!(certificate.gap() <= GAP_TOLERANCE, "d={d} {state:?}: gap {}", certificate.gap());
+            assert!(
+                certificate.gap() <= GAP_TOLERANCE,
+                "d={d} {state:?}: gap {}",
+                certificate.gap()
+            );
             let v = stored(d, state);
             assert!(certificate.lower - 1e-12 <= v && v <= certificate.upper + 1e-12);
             checked += 1;
@@ -203,7 +228,10 @@ fn every_table_round_trips_exactly() {
 #[test]
 fn strategy_supports_are_sorted_and_sum_to_one() {
     let s = solution();
-    for data in [tables::mastermind_strategy(s), tables::protagonists_strategy(s)] {
+    for data in [
+        tables::mastermind_strategy(s),
+        tables::protagonists_strategy(s),
+    ] {
         let p = data.f64s("probability").unwrap();
         assert!(p.iter().all(|&x| x > 0.0 && x <= 1.0));
         let d = data.i32s("days_left").unwrap();
@@ -218,13 +246,22 @@ fn build_bytes(threads: usize) -> Vec<(String, Vec<u8>)> {
         threads,
         progress: false,
     };
-    let pool = rayon::ThreadPoolBuilder::new().num_threads(threads).build().unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
     let mut writer = TableWriter::new(dir.path()).unwrap();
-    pool.install(|| gametab::murder_plan::build_tables(&options, &mut writer)).unwrap();
+    pool.install(|| gametab::murder_plan::build_tables(&options, &mut writer))
+        .unwrap();
     let mut files: Vec<_> = writer
         .written()
         .iter()
-        .map(|w| (w.file.to_string(), std::fs::read(dir.path().join(w.file)).unwrap()))
+        .map(|w| {
+            (
+                w.file.to_string(),
+                std::fs::read(dir.path().join(w.file)).unwrap(),
+            )
+        })
         .collect();
     files.sort();
     files

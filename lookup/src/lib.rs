@@ -6,7 +6,10 @@
 
 mod error;
 pub mod io;
+pub mod manifest;
 pub mod murder_plan;
 pub mod schema;
+mod tables;
 
 pub use error::{Error, Result};
+pub use tables::Tables;

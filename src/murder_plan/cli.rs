@@ -19,12 +19,9 @@ pub enum MurderPlanCommand {
     Solve(SolveArgs),
 }
 
-/// Arguments of `gametab murder-plan solve`.
-#[derive(Debug, Args)]
-pub struct SolveArgs {
-    /// Turns left (1..=30).
-    #[arg(long)]
-    pub days: u8,
+/// A Murder Plan state on the command line.
+#[derive(Debug, Clone, Args)]
+pub struct StateArgs {
     /// Brain offset x = pos(brain) - pos(key person), as "a,b" with a, b in {0, 1}.
     #[arg(long, value_parser = parse_offset)]
     pub brain: Offset,
@@ -46,6 +43,17 @@ pub struct SolveArgs {
     /// Forbid-movement uses left to the protagonists (0..=3).
     #[arg(long, default_value_t = FORBID_MOVEMENT_CARDS)]
     pub forbid_movement_left: u8,
+}
+
+/// Arguments of `gametab murder-plan solve`.
+#[derive(Debug, Args)]
+pub struct SolveArgs {
+    /// Turns left (1..=30).
+    #[arg(long)]
+    pub days: u8,
+    /// The state.
+    #[command(flatten)]
+    pub state: StateArgs,
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
@@ -68,8 +76,12 @@ pub fn parse_offset(text: &str) -> Result<Offset, String> {
     }
 }
 
-impl SolveArgs {
-    fn state(&self) -> Result<State> {
+impl StateArgs {
+    /// The state, validated, intrigue clamped to the caps.
+    ///
+    /// # Errors
+    /// A forbid-movement count above 3.
+    pub fn state(&self) -> Result<State> {
         if self.forbid_movement_left > FORBID_MOVEMENT_CARDS {
             bail!(
                 "--forbid-movement-left {} is out of range (0..={FORBID_MOVEMENT_CARDS})",
@@ -100,9 +112,12 @@ pub fn run(command: MurderPlanCommand) -> Result<()> {
 
 fn solve(args: &SolveArgs) -> Result<()> {
     if args.days == 0 || args.days > MAX_SOLVE_DAYS {
-        bail!("--days {} is out of range (1..={MAX_SOLVE_DAYS})", args.days);
+        bail!(
+            "--days {} is out of range (1..={MAX_SOLVE_DAYS})",
+            args.days
+        );
     }
-    let state = args.state()?;
+    let state = args.state.state()?;
     let solution = solver::solve(args.days, &|_, _| {}, &|| {}).context("solving")?;
     let value = solution.value(args.days, state);
     let gap = solution.gaps[usize::from(args.days)][state.index()];
@@ -173,7 +188,10 @@ fn solve(args: &SolveArgs) -> Result<()> {
         println!("the mastermind has already won: value 1");
         return Ok(());
     }
-    println!("days left {}: mastermind wins with probability {value:.12} (certificate gap {gap:.2e})", args.days);
+    println!(
+        "days left {}: mastermind wins with probability {value:.12} (certificate gap {gap:.2e})",
+        args.days
+    );
     for (side, rows) in [("mastermind", &mastermind), ("protagonists", &protagonists)] {
         println!("{side} (key person, brain, killer):");
         for (cards, p) in rows.iter() {

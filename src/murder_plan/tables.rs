@@ -21,9 +21,15 @@ pub fn rule_params(max_days: u8) -> BTreeMap<String, String> {
         ("killer_intrigue_cap", "4".into()),
         ("key_person_intrigue_cap", "2".into()),
         ("forbid_movement_uses", "3".into()),
-        ("starts", "16 uniform (x, y), no intrigue, all limited cards".into()),
+        (
+            "starts",
+            "16 uniform (x, y), no intrigue, all limited cards".into(),
+        ),
         ("brain_tie_break", "killer > key_person > nobody".into()),
-        ("gap_tolerance", format!("{:e}", crate::matrix_game::GAP_TOLERANCE)),
+        (
+            "gap_tolerance",
+            format!("{:e}", crate::matrix_game::GAP_TOLERANCE),
+        ),
     ]
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))

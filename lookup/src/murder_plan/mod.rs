@@ -3,6 +3,9 @@
 
 pub mod model;
 pub mod schema;
+mod tables;
+
+pub use tables::MurderPlanTables;
 
 #[cfg(test)]
 mod model_tests;
