@@ -1,0 +1,240 @@
+//! The lookup crate against the pipeline's own output: every query answered
+//! from freshly written tables equals the solver's answer, and every error
+//! variant is triggered on purpose. Corrupted bytes give errors, not panics.
+
+use std::collections::BTreeMap;
+use std::path::Path;
+use std::sync::OnceLock;
+
+use bytes::Bytes;
+use gametab::murder_plan::layers::Layers;
+use gametab::murder_plan::solver::{self, Solution};
+use gametab::murder_plan::tables;
+use gametab::output::TableWriter;
+use gametab_lookup::io::{read_parquet, write_parquet, Column};
+use gametab_lookup::murder_plan::model::State;
+use gametab_lookup::murder_plan::{schema, BrainTarget, Offset};
+use gametab_lookup::{Error, Tables};
+
+struct Fixture {
+    solution: Solution,
+    dir: tempfile::TempDir,
+}
+
+fn fixture() -> &'static Fixture {
+    static FIXTURE: OnceLock<Fixture> = OnceLock::new();
+    FIXTURE.get_or_init(|| {
+        let solution = solver::solve(8, &|_, _| {}, &|| {}).expect("solves");
+        let layers = Layers::enumerate(&solution.turns, 8);
+        let dir = tempfile::tempdir().unwrap();
+        let mut writer = TableWriter::new(dir.path()).unwrap();
+        for data in tables::all(&solution, &layers) {
+            writer.write(&data).unwrap();
+        }
+        writer.write_manifest(0.0).unwrap();
+        Fixture { solution, dir }
+    })
+}
+
+fn files(dir: &Path) -> BTreeMap<String, Bytes> {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                Bytes::from(std::fs::read(e.path()).unwrap()),
+            )
+        })
+        .collect()
+}
+
+fn loaded() -> &'static Tables {
+    static TABLES: OnceLock<Tables> = OnceLock::new();
+    TABLES.get_or_init(|| Tables::open(fixture().dir.path()).expect("fresh tables load"))
+}
+
+#[test]
+fn values_gaps_and_brain_choices_match_the_solver() {
+    let (s, t) = (&fixture().solution, &loaded().murder_plan);
+    for d in 0..=8u8 {
+        for state in State::all() {
+            assert_eq!(t.value(d, state).unwrap(), s.value(d, state));
+            assert_eq!(t.gap(d, state).unwrap(), s.gaps[usize::from(d)][state.index()]);
+            if d >= 1 {
+                let (target, value) = t.brain_choice(d, state).unwrap();
+                let expected = s.brain[usize::from(d)][state.index()];
+                assert_eq!((target, value), (expected.target, expected.value));
+            }
+        }
+    }
+}
+
+#[test]
+fn strategies_match_the_solver_and_sum_to_one() {
+    let (s, t) = (&fixture().solution, &loaded().murder_plan);
+    for d in 1..=8u8 {
+        for state in State::all().filter(|s| !s.is_win()) {
+            let (row, col) = s.strategies(d, state).unwrap();
+            let table = s.turns.get(state.limited);
+            let mut expected: Vec<_> = table
+                .mastermind
+                .iter()
+                .zip(&row)
+                .filter(|(_, &p)| p > 0.0)
+                .map(|(&a, &p)| (a, p))
+                .collect();
+            let mut got = t.mastermind_strategy(d, state).unwrap().to_vec();
+            expected.sort_by(|a, b| a.0.cmp(&b.0));
+            got.sort_by(|a, b| a.0.cmp(&b.0));
+            assert_eq!(got, expected);
+            let sum: f64 = t.protagonists_strategy(d, state).unwrap().iter().map(|x| x.1).sum();
+            assert!((sum - 1.0).abs() < 1e-12);
+            assert_eq!(
+                t.protagonists_strategy(d, state).unwrap().len(),
+                col.iter().filter(|&&p| p > 0.0).count()
+            );
+        }
+    }
+}
+
+#[test]
+fn sampling_is_cumulative_over_the_stored_order() {
+    let t = &loaded().murder_plan;
+    let state = State::start(Offset::new(0, 1).unwrap(), Offset::new(1, 0).unwrap());
+    let support = t.mastermind_strategy(8, state).unwrap();
+    assert!(support.len() >= 2, "a mixed strategy");
+    assert_eq!(t.sample_mastermind(8, state, 0.0).unwrap(), support[0].0);
+    let just_past_first = support[0].1 + 1e-12;
+    assert_eq!(t.sample_mastermind(8, state, just_past_first).unwrap(), support[1].0);
+    let last = support.last().unwrap().0;
+    assert_eq!(t.sample_mastermind(8, state, 1.0 - 1e-15).unwrap(), last);
+    for bad in [1.0, -0.01, f64::NAN] {
+        assert!(matches!(
+            t.sample_mastermind(8, state, bad),
+            Err(Error::OutOfRange { what: "u", .. })
+        ));
+    }
+}
+
+#[test]
+fn win_rates_and_clamping() {
+    let (s, t) = (&fixture().solution, &loaded().murder_plan);
+    let start = State::start(Offset::ZERO, Offset::ZERO);
+    assert_eq!(t.win_rate(3, Some((Offset::ZERO, Offset::ZERO))).unwrap(), s.value(3, start));
+    let average = State::starts().map(|st| s.value(8, st)).sum::<f64>() / 16.0;
+    assert_eq!(t.win_rate(8, None).unwrap(), average);
+    assert!((t.win_rate(8, None).unwrap() - 0.7716).abs() < 1e-4);
+    let mut high = State::start(Offset::ZERO, Offset::HORIZONTAL);
+    high.killer_intrigue = 9;
+    high.key_person_intrigue = 5;
+    assert_eq!(t.value(2, high).unwrap(), 1.0, "intrigue above the caps is clamped");
+    assert!(t.reachable(8, start).unwrap());
+}
+
+#[test]
+fn out_of_range_and_not_in_table() {
+    let t = &loaded().murder_plan;
+    let start = State::start(Offset::ZERO, Offset::ZERO);
+    assert!(matches!(t.value(9, start), Err(Error::OutOfRange { what: "days_left", .. })));
+    assert!(matches!(t.mastermind_strategy(0, start), Err(Error::OutOfRange { .. })));
+    assert!(matches!(t.win_rate(0, None), Err(Error::OutOfRange { .. })));
+    let mut bad = start;
+    bad.limited.forbid_movement = 4;
+    assert!(matches!(t.value(1, bad), Err(Error::OutOfRange { .. })));
+    let mut won = start;
+    won.killer_intrigue = 4;
+    assert!(matches!(t.mastermind_strategy(3, won), Err(Error::NotInTable { .. })));
+    let _ = BrainTarget::Killer;
+}
+
+#[test]
+fn missing_digest_manifest_and_foreign_files_are_named() {
+    let good = files(fixture().dir.path());
+    let values = schema::VALUES.file;
+
+    let mut missing = good.clone();
+    missing.remove(values);
+    assert!(matches!(Tables::from_files(&missing), Err(Error::MissingFile { .. })));
+
+    let mut tampered = good.clone();
+    let mut bytes = tampered[values].to_vec();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0x55;
+    tampered.insert(values.to_string(), Bytes::from(bytes));
+    match Tables::from_files(&tampered) {
+        Err(Error::DigestMismatch { file, .. }) => assert_eq!(file, values),
+        other => panic!("expected a digest mismatch, got {other:?}"),
+    }
+
+    let mut bad_manifest = good.clone();
+    bad_manifest.insert("manifest.json".into(), Bytes::from_static(b"{ not json"));
+    assert!(matches!(Tables::from_files(&bad_manifest), Err(Error::BadManifest { .. })));
+
+    // Without the manifest, a file of another table under the values name.
+    let mut foreign = good.clone();
+    foreign.remove("manifest.json");
+    foreign.insert(values.to_string(), good[schema::BRAIN_CHOICE.file].clone());
+    assert!(matches!(Tables::from_files(&foreign), Err(Error::ForeignTable { .. })));
+
+    let mut truncated = good.clone();
+    truncated.remove("manifest.json");
+    truncated.insert(values.to_string(), good[values].slice(..good[values].len() - 100));
+    assert!(matches!(Tables::from_files(&truncated), Err(Error::CorruptTable { .. })));
+}
+
+#[test]
+fn old_schema_versions_and_bad_rows_are_rejected() {
+    let good = files(fixture().dir.path());
+    let mut data = read_parquet(good[schema::VALUES.file].clone(), &schema::VALUES).unwrap();
+
+    let mut old = data.clone();
+    old.schema.version = schema::VERSION + 1;
+    let mut set = good.clone();
+    set.remove("manifest.json");
+    set.insert(schema::VALUES.file.into(), Bytes::from(write_parquet(&old).unwrap()));
+    assert!(matches!(Tables::from_files(&set), Err(Error::SchemaVersion { .. })));
+
+    if let Column::Float64(values) = &mut data.columns[schema::VALUES.column_index("value").unwrap()] {
+        values[1234] = 1.5;
+    }
+    set.insert(schema::VALUES.file.into(), Bytes::from(write_parquet(&data).unwrap()));
+    match Tables::from_files(&set) {
+        Err(Error::BadRow { row, .. }) => assert_eq!(row, 1234),
+        other => panic!("expected a bad row, got {other:?}"),
+    }
+}
+
+#[test]
+fn corrupted_bytes_never_panic() {
+    let good = files(fixture().dir.path());
+    let mut state = 0x9e37_79b9_7f4a_7c15u64;
+    let mut next = || {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        state
+    };
+    for schema in schema::ALL {
+        let original = good[schema.file].clone();
+        for round in 0..40 {
+            let mut bytes = original.to_vec();
+            match round % 3 {
+                0 => bytes.truncate((next() as usize) % bytes.len()),
+                1 => {
+                    for _ in 0..4 {
+                        let at = (next() as usize) % bytes.len();
+                        bytes[at] = next() as u8;
+                    }
+                }
+                _ => bytes = (0..(next() % 4096)).map(|_| next() as u8).collect(),
+            }
+            let mut set = good.clone();
+            set.remove("manifest.json");
+            set.insert(schema.file.into(), Bytes::from(bytes));
+            // Either outcome is fine as long as it is not a panic; a change
+            // that still decodes must still validate.
+            let _ = Tables::from_files(&set);
+        }
+    }
+}
