@@ -1,0 +1,100 @@
+//! Benchmarks of the Murder Plan pipeline phases and of the lookup queries.
+//!
+//! The lookup benchmarks load the table set in `tables/` when it exists
+//! (`scripts/build-tables`), and otherwise solve and write one into a
+//! temporary directory first.
+
+use std::hint::black_box;
+use std::path::PathBuf;
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use gametab::matrix_game::{self, HighsSolver};
+use gametab::murder_plan::layers::Layers;
+use gametab::murder_plan::solver::{self, payoff_matrix};
+use gametab::murder_plan::tables;
+use gametab::murder_plan::turns::TurnTables;
+use gametab::output::TableWriter;
+use gametab_lookup::murder_plan::model::State;
+use gametab_lookup::murder_plan::{LimitedCards, Offset};
+use gametab_lookup::Tables;
+
+fn phases(c: &mut Criterion) {
+    c.bench_function("turn tables (16 inventories)", |b| b.iter(TurnTables::new));
+    let turns = TurnTables::new();
+    c.bench_function("reachable layers D=8", |b| {
+        b.iter(|| Layers::enumerate(black_box(&turns), 8))
+    });
+    // One representative full game: the start with everything available,
+    // 8 days left, continuation values from the real solution.
+    let solution = solver::solve(8, &|_, _| {}, &|| {}).expect("solves");
+    let state = State::start(Offset::new(0, 1).unwrap(), Offset::new(1, 0).unwrap());
+    let table = turns.get(LimitedCards::ALL);
+    let values: Vec<f64> = table
+        .outcomes
+        .iter()
+        .map(|o| solution.brain[8][o.apply(state).index()].value)
+        .collect();
+    let matrix = payoff_matrix(table, &values);
+    c.bench_function("build 136x112 payoff matrix", |b| {
+        b.iter(|| payoff_matrix(black_box(table), black_box(&values)))
+    });
+    c.bench_function("reduce 136x112 game", |b| {
+        b.iter(|| matrix_game::reduce(black_box(&matrix)))
+    });
+    let mut solver = HighsSolver::new();
+    c.bench_function("reduce + HiGHS LP + certify, 136x112 game", |b| {
+        b.iter(|| matrix_game::solve(black_box(&matrix), &mut solver).unwrap())
+    });
+    let mut group = c.benchmark_group("whole solve");
+    group.sample_size(10);
+    group.bench_function("solve D=3", |b| {
+        b.iter(|| solver::solve(3, &|_, _| {}, &|| {}).unwrap())
+    });
+    group.finish();
+}
+
+fn table_dir() -> (PathBuf, Option<tempfile::TempDir>) {
+    let built = PathBuf::from("tables");
+    if Tables::open(&built).is_ok() {
+        return (built, None);
+    }
+    let solution = solver::solve(8, &|_, _| {}, &|| {}).expect("solves");
+    let layers = Layers::enumerate(&solution.turns, 8);
+    let dir = tempfile::tempdir().expect("temp dir");
+    let mut writer = TableWriter::new(dir.path()).expect("writer");
+    for data in tables::all(&solution, &layers) {
+        writer.write(&data).expect("write");
+    }
+    writer.write_manifest(0.0).expect("manifest");
+    (dir.path().to_path_buf(), Some(dir))
+}
+
+fn lookup(c: &mut Criterion) {
+    let (dir, _keep) = table_dir();
+    let mut group = c.benchmark_group("lookup");
+    group.sample_size(20);
+    group.bench_function("open all tables", |b| {
+        b.iter(|| Tables::open(black_box(&dir)).unwrap())
+    });
+    group.finish();
+    let t = Tables::open(&dir).unwrap().murder_plan;
+    let state = State::start(Offset::new(0, 1).unwrap(), Offset::new(1, 0).unwrap());
+    c.bench_function("lookup value", |b| {
+        b.iter(|| t.value(black_box(8), black_box(state)).unwrap())
+    });
+    c.bench_function("lookup mastermind strategy", |b| {
+        b.iter(|| t.mastermind_strategy(black_box(8), black_box(state)).unwrap().len())
+    });
+    c.bench_function("lookup sample protagonists", |b| {
+        b.iter(|| t.sample_protagonists(black_box(8), black_box(state), black_box(0.37)).unwrap())
+    });
+    c.bench_function("lookup brain choice", |b| {
+        b.iter(|| t.brain_choice(black_box(5), black_box(state)).unwrap())
+    });
+    c.bench_function("lookup win rate", |b| {
+        b.iter(|| t.win_rate(black_box(8), None).unwrap())
+    });
+}
+
+criterion_group!(benches, phases, lookup);
+criterion_main!(benches);
