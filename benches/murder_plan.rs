@@ -83,10 +83,17 @@ fn lookup(c: &mut Criterion) {
         b.iter(|| t.value(black_box(8), black_box(state)).unwrap())
     });
     c.bench_function("lookup mastermind strategy", |b| {
-        b.iter(|| t.mastermind_strategy(black_box(8), black_box(state)).unwrap().len())
+        b.iter(|| {
+            t.mastermind_strategy(black_box(8), black_box(state))
+                .unwrap()
+                .len()
+        })
     });
     c.bench_function("lookup sample protagonists", |b| {
-        b.iter(|| t.sample_protagonists(black_box(8), black_box(state), black_box(0.37)).unwrap())
+        b.iter(|| {
+            t.sample_protagonists(black_box(8), black_box(state), black_box(0.37))
+                .unwrap()
+        })
     });
     c.bench_function("lookup brain choice", |b| {
         b.iter(|| t.brain_choice(black_box(5), black_box(state)).unwrap())

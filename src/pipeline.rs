@@ -1,10 +1,14 @@
-//! `gametab build`: run every game's table builder into one output directory
-//! and summarise what was done.
+//! `gametab build`: run every game's table builder into a staging directory,
+//! verify the new set by loading it with the lookup crate, and only then move
+//! it into the output directory (manifest last), so a failed or interrupted
+//! build never replaces good tables with a partial set.
 
-use std::path::PathBuf;
+use std::fs;
+use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use anyhow::{Context, Result};
+use gametab_lookup::manifest::MANIFEST_FILE;
 
 use crate::output::TableWriter;
 
@@ -30,10 +34,42 @@ pub struct GameReport {
     pub lines: Vec<String>,
 }
 
-/// Run every game's builder, writing into `options.out`.
+/// The staging directory of a build into `out`: a hidden sibling, so the
+/// final renames stay on one file system.
+fn staging_dir(out: &Path) -> PathBuf {
+    let name = out
+        .file_name()
+        .map_or_else(|| "tables".into(), |n| n.to_string_lossy().into_owned());
+    out.with_file_name(format!(".{name}.staging"))
+}
+
+/// Move every file of a verified staging directory into `out`, the manifest
+/// last, then remove the staging directory.
+fn publish(staging: &Path, out: &Path, writer: &TableWriter) -> Result<()> {
+    fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+    let files = writer
+        .written()
+        .iter()
+        .map(|w| w.file)
+        .chain(std::iter::once(MANIFEST_FILE));
+    for file in files {
+        fs::rename(staging.join(file), out.join(file))
+            .with_context(|| format!("cannot move {file} into {}", out.display()))?;
+    }
+    fs::remove_dir(staging).with_context(|| format!("cannot remove {}", staging.display()))
+}
+
+/// Run every game's builder and publish the verified tables into
+/// `options.out`.
 pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
     let started = Instant::now();
-    let mut writer = TableWriter::new(&options.out)?;
+    let staging = staging_dir(&options.out);
+    if staging.exists() {
+        // Left over from an interrupted build: never trusted, rebuilt.
+        fs::remove_dir_all(&staging)
+            .with_context(|| format!("cannot clear {}", staging.display()))?;
+    }
+    let mut writer = TableWriter::new(&staging)?;
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(options.threads)
         .build()?;
@@ -51,6 +87,8 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
         });
     }
     writer.write_manifest(started.elapsed().as_secs_f64())?;
+    gametab_lookup::Tables::open(&staging).context("verifying the new tables before publishing")?;
+    publish(&staging, &options.out, &writer)?;
     Ok(reports)
 }
 

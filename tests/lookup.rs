@@ -60,7 +60,10 @@ fn values_gaps_and_brain_choices_match_the_solver() {
     for d in 0..=8u8 {
         for state in State::all() {
             assert_eq!(t.value(d, state).unwrap(), s.value(d, state));
-            assert_eq!(t.gap(d, state).unwrap(), s.gaps[usize::from(d)][state.index()]);
+            assert_eq!(
+                t.gap(d, state).unwrap(),
+                s.gaps[usize::from(d)][state.index()]
+            );
             if d >= 1 {
                 let (target, value) = t.brain_choice(d, state).unwrap();
                 let expected = s.brain[usize::from(d)][state.index()];
@@ -88,7 +91,12 @@ fn strategies_match_the_solver_and_sum_to_one() {
             expected.sort_by(|a, b| a.0.cmp(&b.0));
             got.sort_by(|a, b| a.0.cmp(&b.0));
             assert_eq!(got, expected);
-            let sum: f64 = t.protagonists_strategy(d, state).unwrap().iter().map(|x| x.1).sum();
+            let sum: f64 = t
+                .protagonists_strategy(d, state)
+                .unwrap()
+                .iter()
+                .map(|x| x.1)
+                .sum();
             assert!((sum - 1.0).abs() < 1e-12);
             assert_eq!(
                 t.protagonists_strategy(d, state).unwrap().len(),
@@ -106,7 +114,10 @@ fn sampling_is_cumulative_over_the_stored_order() {
     assert!(support.len() >= 2, "a mixed strategy");
     assert_eq!(t.sample_mastermind(8, state, 0.0).unwrap(), support[0].0);
     let just_past_first = support[0].1 + 1e-12;
-    assert_eq!(t.sample_mastermind(8, state, just_past_first).unwrap(), support[1].0);
+    assert_eq!(
+        t.sample_mastermind(8, state, just_past_first).unwrap(),
+        support[1].0
+    );
     let last = support.last().unwrap().0;
     assert_eq!(t.sample_mastermind(8, state, 1.0 - 1e-15).unwrap(), last);
     for bad in [1.0, -0.01, f64::NAN] {
@@ -121,14 +132,21 @@ fn sampling_is_cumulative_over_the_stored_order() {
 fn win_rates_and_clamping() {
     let (s, t) = (&fixture().solution, &loaded().murder_plan);
     let start = State::start(Offset::ZERO, Offset::ZERO);
-    assert_eq!(t.win_rate(3, Some((Offset::ZERO, Offset::ZERO))).unwrap(), s.value(3, start));
+    assert_eq!(
+        t.win_rate(3, Some((Offset::ZERO, Offset::ZERO))).unwrap(),
+        s.value(3, start)
+    );
     let average = State::starts().map(|st| s.value(8, st)).sum::<f64>() / 16.0;
     assert_eq!(t.win_rate(8, None).unwrap(), average);
     assert!((t.win_rate(8, None).unwrap() - 0.7716).abs() < 1e-4);
     let mut high = State::start(Offset::ZERO, Offset::HORIZONTAL);
     high.killer_intrigue = 9;
     high.key_person_intrigue = 5;
-    assert_eq!(t.value(2, high).unwrap(), 1.0, "intrigue above the caps is clamped");
+    assert_eq!(
+        t.value(2, high).unwrap(),
+        1.0,
+        "intrigue above the caps is clamped"
+    );
     assert!(t.reachable(8, start).unwrap());
 }
 
@@ -136,15 +154,27 @@ fn win_rates_and_clamping() {
 fn out_of_range_and_not_in_table() {
     let t = &loaded().murder_plan;
     let start = State::start(Offset::ZERO, Offset::ZERO);
-    assert!(matches!(t.value(9, start), Err(Error::OutOfRange { what: "days_left", .. })));
-    assert!(matches!(t.mastermind_strategy(0, start), Err(Error::OutOfRange { .. })));
+    assert!(matches!(
+        t.value(9, start),
+        Err(Error::OutOfRange {
+            what: "days_left",
+            ..
+        })
+    ));
+    assert!(matches!(
+        t.mastermind_strategy(0, start),
+        Err(Error::OutOfRange { .. })
+    ));
     assert!(matches!(t.win_rate(0, None), Err(Error::OutOfRange { .. })));
     let mut bad = start;
     bad.limited.forbid_movement = 4;
     assert!(matches!(t.value(1, bad), Err(Error::OutOfRange { .. })));
     let mut won = start;
     won.killer_intrigue = 4;
-    assert!(matches!(t.mastermind_strategy(3, won), Err(Error::NotInTable { .. })));
+    assert!(matches!(
+        t.mastermind_strategy(3, won),
+        Err(Error::NotInTable { .. })
+    ));
     let _ = BrainTarget::Killer;
 }
 
@@ -155,7 +185,10 @@ fn missing_digest_manifest_and_foreign_files_are_named() {
 
     let mut missing = good.clone();
     missing.remove(values);
-    assert!(matches!(Tables::from_files(&missing), Err(Error::MissingFile { .. })));
+    assert!(matches!(
+        Tables::from_files(&missing),
+        Err(Error::MissingFile { .. })
+    ));
 
     let mut tampered = good.clone();
     let mut bytes = tampered[values].to_vec();
@@ -169,18 +202,30 @@ fn missing_digest_manifest_and_foreign_files_are_named() {
 
     let mut bad_manifest = good.clone();
     bad_manifest.insert("manifest.json".into(), Bytes::from_static(b"{ not json"));
-    assert!(matches!(Tables::from_files(&bad_manifest), Err(Error::BadManifest { .. })));
+    assert!(matches!(
+        Tables::from_files(&bad_manifest),
+        Err(Error::BadManifest { .. })
+    ));
 
     // Without the manifest, a file of another table under the values name.
     let mut foreign = good.clone();
     foreign.remove("manifest.json");
     foreign.insert(values.to_string(), good[schema::BRAIN_CHOICE.file].clone());
-    assert!(matches!(Tables::from_files(&foreign), Err(Error::ForeignTable { .. })));
+    assert!(matches!(
+        Tables::from_files(&foreign),
+        Err(Error::ForeignTable { .. })
+    ));
 
     let mut truncated = good.clone();
     truncated.remove("manifest.json");
-    truncated.insert(values.to_string(), good[values].slice(..good[values].len() - 100));
-    assert!(matches!(Tables::from_files(&truncated), Err(Error::CorruptTable { .. })));
+    truncated.insert(
+        values.to_string(),
+        good[values].slice(..good[values].len() - 100),
+    );
+    assert!(matches!(
+        Tables::from_files(&truncated),
+        Err(Error::CorruptTable { .. })
+    ));
 }
 
 #[test]
@@ -192,13 +237,24 @@ fn old_schema_versions_and_bad_rows_are_rejected() {
     old.schema.version = schema::VERSION + 1;
     let mut set = good.clone();
     set.remove("manifest.json");
-    set.insert(schema::VALUES.file.into(), Bytes::from(write_parquet(&old).unwrap()));
-    assert!(matches!(Tables::from_files(&set), Err(Error::SchemaVersion { .. })));
+    set.insert(
+        schema::VALUES.file.into(),
+        Bytes::from(write_parquet(&old).unwrap()),
+    );
+    assert!(matches!(
+        Tables::from_files(&set),
+        Err(Error::SchemaVersion { .. })
+    ));
 
-    if let Column::Float64(values) = &mut data.columns[schema::VALUES.column_index("value").unwrap()] {
+    if let Column::Float64(values) =
+        &mut data.columns[schema::VALUES.column_index("value").unwrap()]
+    {
         values[1234] = 1.5;
     }
-    set.insert(schema::VALUES.file.into(), Bytes::from(write_parquet(&data).unwrap()));
+    set.insert(
+        schema::VALUES.file.into(),
+        Bytes::from(write_parquet(&data).unwrap()),
+    );
     match Tables::from_files(&set) {
         Err(Error::BadRow { row, .. }) => assert_eq!(row, 1234),
         other => panic!("expected a bad row, got {other:?}"),
