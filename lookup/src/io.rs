@@ -245,10 +245,7 @@ pub fn write_parquet(data: &TableData) -> Result<Vec<u8>> {
     let schema = &data.schema;
     let mut metadata = vec![
         KeyValue::new(META_TABLE.to_string(), schema.name.to_string()),
-        KeyValue::new(
-            META_SCHEMA_VERSION.to_string(),
-            schema.version.to_string(),
-        ),
+        KeyValue::new(META_SCHEMA_VERSION.to_string(), schema.version.to_string()),
         KeyValue::new(META_GENERATOR.to_string(), GENERATOR_VERSION.to_string()),
     ];
     for (key, value) in &data.params {
@@ -278,7 +275,9 @@ pub fn write_parquet(data: &TableData) -> Result<Vec<u8>> {
     // and metadata are complete.
     loop {
         let end = (start + group).min(rows);
-        let mut row_group = writer.next_row_group().map_err(|e| write_error(schema, e))?;
+        let mut row_group = writer
+            .next_row_group()
+            .map_err(|e| write_error(schema, e))?;
         for column in &data.columns {
             let mut col = row_group
                 .next_column()
@@ -358,7 +357,12 @@ fn read_unguarded(bytes: Bytes, schema: &TableSchema) -> Result<TableData> {
     let reader = SerializedFileReader::new(bytes).map_err(|e| corrupt(schema, e))?;
     let meta = reader.metadata();
     let mut kv: BTreeMap<String, String> = BTreeMap::new();
-    for entry in meta.file_metadata().key_value_metadata().into_iter().flatten() {
+    for entry in meta
+        .file_metadata()
+        .key_value_metadata()
+        .into_iter()
+        .flatten()
+    {
         kv.insert(entry.key.clone(), entry.value.clone().unwrap_or_default());
     }
     match kv.get(META_TABLE) {
@@ -427,7 +431,11 @@ fn read_unguarded(bytes: Bytes, schema: &TableSchema) -> Result<TableData> {
         if column.len() != total_rows {
             return Err(corrupt(
                 schema,
-                format!("column {} holds {} of {total_rows} rows", def.name, column.len()),
+                format!(
+                    "column {} holds {} of {total_rows} rows",
+                    def.name,
+                    column.len()
+                ),
             ));
         }
     }
@@ -594,7 +602,16 @@ mod tests {
     #[test]
     fn truncated_and_garbled_files_are_errors() {
         let bytes = write_parquet(&demo(500)).unwrap();
-        for cut in [0, 1, 4, 8, bytes.len() / 3, bytes.len() / 2, bytes.len() - 9, bytes.len() - 1] {
+        for cut in [
+            0,
+            1,
+            4,
+            8,
+            bytes.len() / 3,
+            bytes.len() / 2,
+            bytes.len() - 9,
+            bytes.len() - 1,
+        ] {
             let result = read_parquet(Bytes::copy_from_slice(&bytes[..cut]), &DEMO);
             assert!(result.is_err(), "truncation at {cut} was accepted");
         }
