@@ -7,6 +7,7 @@
 //! model types and table schemas live in the `gametab-lookup` crate, which
 //! reads the tables back without any of this.
 
+pub mod cluedo;
 pub mod lookup_cli;
 pub mod matrix_game;
 pub mod murder_plan;

@@ -31,6 +31,8 @@ enum Command {
     /// Murder Plan (Tragedy Looper): solve single states.
     #[command(subcommand)]
     MurderPlan(gametab::murder_plan::cli::MurderPlanCommand),
+    /// Cluedo: the exact notebook of a game log.
+    Cluedo(gametab::cluedo::cli::Args),
 }
 
 #[derive(Debug, clap::Args)]
@@ -80,6 +82,7 @@ fn main() -> ExitCode {
         Command::Build(args) => run_build(args),
         Command::Lookup(args) => gametab::lookup_cli::run(args),
         Command::MurderPlan(command) => gametab::murder_plan::cli::run(command),
+        Command::Cluedo(args) => gametab::cluedo::cli::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -76,6 +76,7 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
     let mut reports = Vec::new();
     let builders: &[(&str, GameBuilder)] = &[
         ("murder plan", crate::murder_plan::build_tables),
+        ("cluedo", crate::cluedo::build_tables),
     ];
     for (game, builder) in builders {
         let start = Instant::now();

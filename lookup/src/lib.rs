@@ -30,6 +30,7 @@
 //! its schemas and its queries ([`murder_plan`] first; [`Tables`] gathers
 //! them).
 
+pub mod cluedo;
 mod error;
 pub mod io;
 pub mod manifest;

@@ -1,0 +1,496 @@
+//! The exact counting core: how many ways (optionally weighted) can a set of
+//! unplaced cards be placed into *layers* of fixed capacity (the three
+//! envelope slots and the opponents' unknown hand slots), when each card may
+//! only go to some layers and some layers must receive at least one card of
+//! given sets?
+//!
+//! Cards come in two kinds. *Plain* cards are interchangeable with every card
+//! of the same allowed-layer set, so they are counted by class with binomial
+//! coefficients and never enumerated. *Complex* cards (those named by an
+//! "at least one" constraint or by a responder weight) are tracked one by
+//! one in a bitmask. A layer-by-layer dynamic programme over states
+//! (complex cards used, plain cards left per class) then counts the
+//! placements; a backward sweep over the same transitions gives, for every
+//! layer, how many placements put each complex card (and how many cards of
+//! each class) there. Everything is exact `u128` arithmetic.
+
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+
+/// Most layers: three envelope slots and up to six opponents.
+pub(crate) const MAX_LAYERS: usize = 9;
+
+/// A weight factor of a layer: `scale / (already + |hand ∩ named|)`, the
+/// scaled chance that a responder holding those named cards shows the one
+/// card that was seen (uniform choice among the named cards held).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct LayerWeight {
+    /// Named cards surely in the layer's hand (the shown card among them).
+    pub already: u32,
+    /// Named complex cards that may be in the hand.
+    pub named: u32,
+    /// A multiple of every possible denominator, so the factor is integral.
+    pub scale: u128,
+}
+
+/// One destination of cards: an envelope slot or an opponent's unknown
+/// cards.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Layer {
+    /// Exactly this many cards go here.
+    pub capacity: u8,
+    /// Complex-card masks of which the layer must receive at least one.
+    pub at_least_one: Vec<u32>,
+    /// Weight factors applied to the layer's complex cards.
+    pub weights: Vec<LayerWeight>,
+}
+
+/// Interchangeable plain cards: `size` cards, each allowed in the layers of
+/// `allowed` (bit `j` = layer `j`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct PlainClass {
+    pub size: u8,
+    pub allowed: u16,
+}
+
+/// A counting problem. The capacities must add up to the number of cards.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub(crate) struct Problem {
+    pub layers: Vec<Layer>,
+    /// Allowed-layer mask of each complex card (bit `i` of a complex mask).
+    pub complex: Vec<u16>,
+    pub classes: Vec<PlainClass>,
+}
+
+/// The counts of a solved [`Problem`].
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Solution {
+    /// Number (or weighted number) of placements.
+    pub total: u128,
+    /// `complex_in[layer][i]`: placements putting complex card `i` there.
+    pub complex_in: Vec<Vec<u128>>,
+    /// `class_in[layer][c]`: sum over placements of the number of cards of
+    /// class `c` put there (divide by the class size for one card).
+    pub class_in: Vec<Vec<u128>>,
+}
+
+/// A fast, deterministic hasher for the 64-bit state keys.
+#[derive(Default)]
+struct KeyHasher(u64);
+
+impl Hasher for KeyHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(u64::from(b));
+        }
+    }
+    fn write_u64(&mut self, n: u64) {
+        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
+    }
+}
+
+type StateMap = HashMap<u64, u128, BuildHasherDefault<KeyHasher>>;
+
+/// Binomial coefficients up to 32.
+fn binomial(n: u8, k: u8) -> u128 {
+    if k > n {
+        return 0;
+    }
+    let k = k.min(n - k);
+    (0..u128::from(k)).fold(1, |acc, i| acc * (u128::from(n) - i) / (i + 1))
+}
+
+/// A complex-card choice of a layer: which cards, how many, with what
+/// (integral) weight.
+#[derive(Debug, Clone, Copy)]
+struct Choice {
+    cards: u32,
+    size: u8,
+    weight: u128,
+}
+
+/// Every admissible complex part of a hand for `layer`.
+fn choices(problem: &Problem, layer_index: usize) -> Vec<Choice> {
+    let layer = &problem.layers[layer_index];
+    let allowed: Vec<u32> = (0..problem.complex.len() as u32)
+        .filter(|&i| problem.complex[i as usize] >> layer_index & 1 == 1)
+        .collect();
+    let mut out = Vec::new();
+    // Enumerate subsets of the allowed complex cards by index mask.
+    let limit = 1u64 << allowed.len();
+    for pick in 0..limit {
+        if pick.count_ones() > u32::from(layer.capacity) {
+            continue;
+        }
+        let cards = allowed
+            .iter()
+            .enumerate()
+            .filter(|(bit, _)| pick >> bit & 1 == 1)
+            .fold(0u32, |mask, (_, &i)| mask | 1 << i);
+        if layer.at_least_one.iter().any(|&need| need & cards == 0) {
+            continue;
+        }
+        let weight = layer.weights.iter().fold(1u128, |acc, w| {
+            let held = w.already + (w.named & cards).count_ones();
+            // held >= 1 always: the shown card is among `already`.
+            acc * (w.scale / u128::from(held.max(1)))
+        });
+        out.push(Choice {
+            cards,
+            size: pick.count_ones() as u8,
+            weight,
+        });
+    }
+    out
+}
+
+/// The plain-card side of the state: class counts left, in mixed radix.
+struct Radix {
+    strides: Vec<u64>,
+    sizes: Vec<u8>,
+}
+
+impl Radix {
+    fn new(classes: &[PlainClass]) -> Radix {
+        let mut strides = Vec::with_capacity(classes.len());
+        let mut stride = 1u64;
+        for class in classes {
+            strides.push(stride);
+            stride *= u64::from(class.size) + 1;
+        }
+        Radix {
+            strides,
+            sizes: classes.iter().map(|c| c.size).collect(),
+        }
+    }
+
+    fn decode(&self, code: u64, out: &mut [u8]) {
+        for (c, slot) in out.iter_mut().enumerate() {
+            *slot = ((code / self.strides[c]) % (u64::from(self.sizes[c]) + 1)) as u8;
+        }
+    }
+
+    fn full(&self) -> u64 {
+        self.sizes
+            .iter()
+            .zip(&self.strides)
+            .map(|(&s, &st)| u64::from(s) * st)
+            .sum()
+    }
+}
+
+/// Calls `visit(delta, multiplicity, draws)` for every way of drawing
+/// `wanted` plain cards from the classes `allowed` (with `left[c]` cards
+/// left), where `delta` is the mixed-radix amount to subtract and `draws`
+/// lists the (class, count) pairs with a positive count.
+fn for_each_draw(
+    allowed: &[usize],
+    left: &[u8],
+    strides: &[u64],
+    wanted: u8,
+    visit: &mut impl FnMut(u64, u128, &[(usize, u8)]),
+) {
+    #[allow(clippy::too_many_arguments)]
+    fn go(
+        allowed: &[usize],
+        left: &[u8],
+        strides: &[u64],
+        wanted: u8,
+        delta: u64,
+        mult: u128,
+        draws: &mut Vec<(usize, u8)>,
+        visit: &mut impl FnMut(u64, u128, &[(usize, u8)]),
+    ) {
+        let Some((&class, rest)) = allowed.split_first() else {
+            if wanted == 0 {
+                visit(delta, mult, draws);
+            }
+            return;
+        };
+        let available: u32 = rest.iter().map(|&c| u32::from(left[c])).sum();
+        let most = wanted.min(left[class]);
+        let least = u32::from(wanted).saturating_sub(available) as u8;
+        for take in least..=most {
+            if take > 0 {
+                draws.push((class, take));
+            }
+            go(
+                rest,
+                left,
+                strides,
+                wanted - take,
+                delta + u64::from(take) * strides[class],
+                mult * binomial(left[class], take),
+                draws,
+                visit,
+            );
+            if take > 0 {
+                draws.pop();
+            }
+        }
+    }
+    let mut draws = Vec::with_capacity(allowed.len());
+    go(allowed, left, strides, wanted, 0, 1, &mut draws, visit);
+}
+
+/// Per-layer precomputation shared by the forward and backward sweeps.
+struct Prepared {
+    choices: Vec<Vec<Choice>>,
+    class_lists: Vec<Vec<usize>>,
+    radix: Radix,
+}
+
+fn prepare(problem: &Problem) -> Prepared {
+    let layers = problem.layers.len();
+    Prepared {
+        choices: (0..layers).map(|j| choices(problem, j)).collect(),
+        class_lists: (0..layers)
+            .map(|j| {
+                (0..problem.classes.len())
+                    .filter(|&c| problem.classes[c].allowed >> j & 1 == 1)
+                    .collect()
+            })
+            .collect(),
+        radix: Radix::new(&problem.classes),
+    }
+}
+
+/// Visit every transition out of state `key` through layer `j`:
+/// `(next key, weight times multiplicity, choice, draws)`.
+fn for_each_transition(
+    problem: &Problem,
+    prepared: &Prepared,
+    j: usize,
+    key: u64,
+    left: &mut [u8],
+    visit: &mut impl FnMut(u64, u128, &Choice, &[(usize, u8)]),
+) {
+    let used = key as u32;
+    let code = key >> 32;
+    prepared.radix.decode(code, left);
+    let capacity = problem.layers[j].capacity;
+    for choice in &prepared.choices[j] {
+        if choice.cards & used != 0 {
+            continue;
+        }
+        let wanted = capacity - choice.size;
+        for_each_draw(
+            &prepared.class_lists[j],
+            left,
+            &prepared.radix.strides,
+            wanted,
+            &mut |delta, mult, draws| {
+                let next = u64::from(used | choice.cards) | (code - delta) << 32;
+                visit(next, choice.weight * mult, choice, draws);
+            },
+        );
+    }
+}
+
+impl Problem {
+    fn start_key(&self, radix: &Radix) -> u64 {
+        radix.full() << 32
+    }
+
+    fn end_key(&self) -> u64 {
+        u64::from(full_mask(self.complex.len()))
+    }
+
+    fn forward(&self, prepared: &Prepared) -> Vec<StateMap> {
+        let mut layers = Vec::with_capacity(self.layers.len() + 1);
+        let mut current = StateMap::default();
+        current.insert(self.start_key(&prepared.radix), 1);
+        let mut left = vec![0u8; self.classes.len()];
+        for j in 0..self.layers.len() {
+            let mut next = StateMap::default();
+            for (&key, &ways) in &current {
+                for_each_transition(self, prepared, j, key, &mut left, &mut |to, m, _, _| {
+                    *next.entry(to).or_insert(0) += ways * m;
+                });
+            }
+            layers.push(current);
+            current = next;
+        }
+        layers.push(current);
+        layers
+    }
+
+    /// The number (or weighted number) of placements, without marginals.
+    pub fn count(&self) -> u128 {
+        let prepared = prepare(self);
+        let forward = self.forward(&prepared);
+        forward
+            .last()
+            .and_then(|last| last.get(&self.end_key()).copied())
+            .unwrap_or(0)
+    }
+
+    /// The count and, for every layer, the placements putting each card
+    /// there.
+    pub fn solve(&self) -> Solution {
+        let prepared = prepare(self);
+        let forward = self.forward(&prepared);
+        let layers = self.layers.len();
+        let mut complex_in = vec![vec![0u128; self.complex.len()]; layers];
+        let mut class_in = vec![vec![0u128; self.classes.len()]; layers];
+        let mut after = StateMap::default();
+        after.insert(self.end_key(), 1);
+        let mut left = vec![0u8; self.classes.len()];
+        for j in (0..layers).rev() {
+            let mut before = StateMap::default();
+            for (&key, &ways_in) in &forward[j] {
+                let mut completions = 0u128;
+                for_each_transition(
+                    self,
+                    &prepared,
+                    j,
+                    key,
+                    &mut left,
+                    &mut |to, m, choice, draws| {
+                        let Some(&ways_out) = after.get(&to) else {
+                            return;
+                        };
+                        let through = m * ways_out;
+                        if through == 0 {
+                            return;
+                        }
+                        completions += through;
+                        let deals = ways_in * through;
+                        let mut cards = choice.cards;
+                        while cards != 0 {
+                            let i = cards.trailing_zeros() as usize;
+                            complex_in[j][i] += deals;
+                            cards &= cards - 1;
+                        }
+                        for &(class, take) in draws {
+                            class_in[j][class] += deals * u128::from(take);
+                        }
+                    },
+                );
+                if completions > 0 {
+                    before.insert(key, completions);
+                }
+            }
+            after = before;
+        }
+        let total = after
+            .get(&self.start_key(&prepared.radix))
+            .copied()
+            .unwrap_or(0);
+        Solution {
+            total,
+            complex_in,
+            class_in,
+        }
+    }
+
+    /// An upper bound of any partial count, with weights: the unconstrained
+    /// multinomial times every weight scale; `None` when it overflows.
+    pub fn bound(&self) -> Option<u128> {
+        let cards: u32 =
+            self.complex.len() as u32 + self.classes.iter().map(|c| u32::from(c.size)).sum::<u32>();
+        let mut bound = 1u128;
+        let mut left = cards;
+        for layer in &self.layers {
+            let take = u32::from(layer.capacity).min(left);
+            bound = bound.checked_mul(binomial(left as u8, take as u8))?;
+            left -= take;
+            for weight in &layer.weights {
+                bound = bound.checked_mul(weight.scale)?;
+            }
+        }
+        // Every forward count is a weighted number of partial placements,
+        // and every product `ways_in * through` is a part of the total, so
+        // none exceeds this bound.
+        Some(bound)
+    }
+}
+
+fn full_mask(bits: usize) -> u32 {
+    if bits >= 32 {
+        u32::MAX
+    } else {
+        (1u32 << bits) - 1
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn layer(capacity: u8) -> Layer {
+        Layer {
+            capacity,
+            ..Layer::default()
+        }
+    }
+
+    #[test]
+    fn plain_cards_count_as_multinomials() {
+        // 6 interchangeable cards into hands of 3, 2, 1: 6!/(3!2!1!) = 60.
+        let problem = Problem {
+            layers: vec![layer(3), layer(2), layer(1)],
+            complex: vec![],
+            classes: vec![PlainClass {
+                size: 6,
+                allowed: 0b111,
+            }],
+        };
+        let solution = problem.solve();
+        assert_eq!(solution.total, 60);
+        assert_eq!(problem.count(), 60);
+        // Each layer receives its capacity in every placement.
+        assert_eq!(solution.class_in[0][0], 60 * 3);
+        assert_eq!(solution.class_in[2][0], 60);
+    }
+
+    #[test]
+    fn at_least_one_and_weights_match_hand_enumeration() {
+        // Cards a, b complex; two layers of 1 and 2 cards, plus one plain
+        // card allowed anywhere. Layer 1 must get a or b.
+        let problem = Problem {
+            layers: vec![
+                layer(1),
+                Layer {
+                    capacity: 2,
+                    at_least_one: vec![0b11],
+                    weights: vec![LayerWeight {
+                        already: 0,
+                        named: 0b11,
+                        scale: 2,
+                    }],
+                },
+            ],
+            complex: vec![0b11, 0b11],
+            classes: vec![PlainClass {
+                size: 1,
+                allowed: 0b11,
+            }],
+        };
+        // Placements (layer0 card): a -> layer1 {b, x}: weight 2/1 = 2;
+        // b -> {a, x}: 2; x -> {a, b}: 2/2 = 1. Total 5.
+        let solution = problem.solve();
+        assert_eq!(solution.total, 5);
+        assert_eq!(solution.complex_in[0], vec![2, 2]);
+        assert_eq!(solution.complex_in[1], vec![3, 3]);
+        assert_eq!(solution.class_in[0], vec![1]);
+        assert_eq!(solution.class_in[1], vec![4]);
+    }
+
+    #[test]
+    fn impossible_problems_count_zero() {
+        let problem = Problem {
+            layers: vec![layer(2)],
+            complex: vec![],
+            classes: vec![PlainClass {
+                size: 2,
+                allowed: 0,
+            }],
+        };
+        assert_eq!(problem.solve().total, 0);
+        assert_eq!(problem.count(), 0);
+    }
+}

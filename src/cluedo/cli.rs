@@ -1,0 +1,142 @@
+//! `gametab cluedo --log game.json [--json] [--model NAME]`: read a game
+//! log (format: `gametab_lookup::cluedo::GameLog`, example in
+//! `scripts/examples/cluedo-game.json`) and print the exact notebook: for
+//! every card, P(in the envelope) and P(each player holds it).
+
+use std::fmt::Write as _;
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use gametab_lookup::cluedo::{analyse, Card, GameLog, Model, Notebook, Place, Seat};
+use serde::Serialize;
+
+/// Arguments of `gametab cluedo`.
+#[derive(Debug, clap::Args)]
+pub struct Args {
+    /// The game log (JSON).
+    #[arg(long)]
+    pub log: PathBuf,
+    /// Print JSON instead of a table.
+    #[arg(long)]
+    pub json: bool,
+    /// How deals are weighted: equal-deals (every consistent deal counts
+    /// once) or uniform-responder (responders pick uniformly which named
+    /// card to show).
+    #[arg(long, default_value = "equal-deals")]
+    pub model: String,
+}
+
+/// One card's line of the JSON notebook.
+#[derive(Debug, Serialize)]
+struct CardLine {
+    card: String,
+    category: &'static str,
+    envelope: f64,
+    holders: Vec<f64>,
+}
+
+/// The JSON notebook. Counts are decimal strings: they can exceed 2^53.
+#[derive(Debug, Serialize)]
+struct JsonNotebook {
+    model: &'static str,
+    players: Vec<String>,
+    deals: String,
+    cards: Vec<CardLine>,
+}
+
+/// Run the command, printing to standard output.
+///
+/// # Errors
+/// Unreadable or malformed logs, and contradictory facts (the error names
+/// them).
+pub fn run(args: &Args) -> Result<()> {
+    let model = Model::parse(&args.model)?;
+    let text = std::fs::read_to_string(&args.log)
+        .with_context(|| format!("cannot read {}", args.log.display()))?;
+    let log = GameLog::from_json(&text).with_context(|| format!("in {}", args.log.display()))?;
+    let knowledge = log
+        .knowledge()
+        .with_context(|| format!("in {}", args.log.display()))?;
+    let notebook = analyse(&knowledge, model)?;
+    let output = if args.json {
+        serde_json::to_string_pretty(&json(&log, &notebook))? + "\n"
+    } else {
+        render(&log, &notebook)
+    };
+    print!("{output}");
+    Ok(())
+}
+
+fn seats(notebook: &Notebook) -> impl Iterator<Item = Seat> + '_ {
+    notebook.rules().seats()
+}
+
+fn json(log: &GameLog, notebook: &Notebook) -> JsonNotebook {
+    let deck = notebook.rules().deck();
+    JsonNotebook {
+        model: notebook.model().name(),
+        players: seats(notebook).map(|s| log.name(s)).collect(),
+        deals: notebook.deals().to_string(),
+        cards: (0..deck.len() as u8)
+            .map(Card)
+            .map(|card| CardLine {
+                card: deck.card_name(card),
+                category: deck.category(card).name(),
+                envelope: notebook.p_envelope(card),
+                holders: seats(notebook).map(|s| notebook.p_holds(s, card)).collect(),
+            })
+            .collect(),
+    }
+}
+
+/// A probability as a notebook cell: `-` for impossible, `X` for certain,
+/// else a percentage.
+fn cell(notebook: &Notebook, card: Card, place: Place) -> String {
+    let deals = notebook.deals_with(card, place);
+    if deals == 0 {
+        "-".to_string()
+    } else if deals == notebook.deals() {
+        "X".to_string()
+    } else {
+        format!("{:.1}%", 100.0 * notebook.probability(card, place))
+    }
+}
+
+/// The notebook as a text table.
+pub fn render(log: &GameLog, notebook: &Notebook) -> String {
+    let deck = notebook.rules().deck();
+    let mut header = vec!["card".to_string(), "envelope".to_string()];
+    header.extend(seats(notebook).map(|s| log.name(s)));
+    let mut rows = vec![header];
+    for card in (0..deck.len() as u8).map(Card) {
+        let mut row = vec![deck.card_name(card), cell(notebook, card, Place::Envelope)];
+        row.extend(seats(notebook).map(|s| cell(notebook, card, Place::Hand(s))));
+        rows.push(row);
+    }
+    let widths: Vec<usize> = (0..rows[0].len())
+        .map(|i| rows.iter().map(|r| r[i].len()).max().unwrap_or(0))
+        .collect();
+    let mut out = String::new();
+    let _ = writeln!(
+        out,
+        "{} consistent deals ({} model)",
+        notebook.deals(),
+        notebook.model().name()
+    );
+    for row in &rows {
+        let cells: Vec<String> = row
+            .iter()
+            .zip(&widths)
+            .enumerate()
+            .map(|(i, (c, &w))| {
+                if i == 0 {
+                    format!("{c:<w$}")
+                } else {
+                    format!("{c:>w$}")
+                }
+            })
+            .collect();
+        let _ = writeln!(out, "{}", cells.join("  ").trim_end());
+    }
+    out
+}
