@@ -13,3 +13,4 @@ pub mod matrix_game;
 pub mod murder_plan;
 pub mod output;
 pub mod pipeline;
+pub mod werewolf;

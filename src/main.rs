@@ -33,6 +33,8 @@ enum Command {
     MurderPlan(gametab::murder_plan::cli::MurderPlanCommand),
     /// Cluedo: the exact notebook of a game log.
     Cluedo(gametab::cluedo::cli::Args),
+    /// Werewolf: exact P(wolf) per player and the vote ranking of a game log.
+    Werewolf(gametab::werewolf::cli::WerewolfArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -83,6 +85,7 @@ fn main() -> ExitCode {
         Command::Lookup(args) => gametab::lookup_cli::run(args),
         Command::MurderPlan(command) => gametab::murder_plan::cli::run(command),
         Command::Cluedo(args) => gametab::cluedo::cli::run(&args),
+        Command::Werewolf(args) => gametab::werewolf::cli::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

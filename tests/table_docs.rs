@@ -11,7 +11,10 @@ fn all_schemas() -> Vec<TableSchema> {
 
 /// Schemas of the other games.
 fn extra_schemas() -> Vec<TableSchema> {
-    vec![gametab_lookup::cluedo::schema::FEW_CANDIDATES]
+    vec![
+        gametab_lookup::cluedo::schema::FEW_CANDIDATES,
+        gametab_lookup::werewolf::schema::WEREWOLF_EARLY,
+    ]
 }
 
 #[test]

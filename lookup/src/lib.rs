@@ -37,6 +37,7 @@ pub mod manifest;
 pub mod murder_plan;
 pub mod schema;
 mod tables;
+pub mod werewolf;
 
 pub use error::{Error, Result};
 pub use tables::Tables;

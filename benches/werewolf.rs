@@ -1,0 +1,76 @@
+//! Werewolf: the exact posterior and the vote ranking of a 12-player,
+//! 4-wolf game after a full first day of evidence (target: under 1 ms).
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+
+use gametab_lookup::werewolf::{
+    rank, Event, EvidenceModel, Game, Player, Posterior, ScoringRule, Setup, Side,
+};
+
+/// Night 1: the wolves kill 12, the seer checks 3 (wolf). Day 1: every one
+/// of the 11 living players votes, two behaviour scores, 3 is voted out and
+/// revealed. Then the day-2 votes so far.
+fn first_day() -> Game {
+    let setup = Setup::new(12, 4).expect("valid setup");
+    let p = |n| Player::from_number(n, setup).expect("seat at the table");
+    let mut game = Game::new(setup, EvidenceModel::default(), None).expect("valid model");
+    let mut events = vec![
+        Event::NightKill { victim: p(12) },
+        Event::SeerCheck {
+            target: p(3),
+            result: Side::Wolf,
+        },
+    ];
+    let day_one = [
+        (1, 3),
+        (2, 3),
+        (3, 5),
+        (4, 3),
+        (5, 6),
+        (6, 3),
+        (7, 1),
+        (8, 3),
+        (9, 7),
+        (10, 3),
+        (11, 7),
+    ];
+    events.extend(day_one.iter().map(|&(voter, target)| Event::Vote {
+        voter: p(voter),
+        target: p(target),
+    }));
+    events.push(Event::Behaviour {
+        player: p(7),
+        score: 1.5,
+    });
+    events.push(Event::Behaviour {
+        player: p(9),
+        score: -0.5,
+    });
+    events.push(Event::Eliminated {
+        player: p(3),
+        revealed: Some(Side::Wolf),
+    });
+    let day_two = [(1, 5), (2, 5), (4, 5), (5, 6)];
+    events.extend(day_two.iter().map(|&(voter, target)| Event::Vote {
+        voter: p(voter),
+        target: p(target),
+    }));
+    for event in events {
+        game.push(event).expect("consistent evidence");
+    }
+    game
+}
+
+fn posterior_and_ranking(c: &mut Criterion) {
+    let game = first_day();
+    c.bench_function("werewolf 12p/4w first day: posterior + ranking", |b| {
+        b.iter(|| {
+            let posterior = Posterior::compute(black_box(&game)).expect("within the size limit");
+            rank(&posterior, ScoringRule::Published, None)
+        })
+    });
+}
+
+criterion_group!(benches, posterior_and_ranking);
+criterion_main!(benches);

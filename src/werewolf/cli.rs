@@ -1,0 +1,202 @@
+//! `gametab werewolf --log game.json [--json]`: read a game log, compute the
+//! exact posterior and the published approximate beliefs, and print P(wolf)
+//! per player side by side with the vote ranking, as a text table or JSON.
+
+use std::path::PathBuf;
+
+use anyhow::{Context, Result};
+use clap::{Args, ValueEnum};
+use serde::Serialize;
+
+use gametab_lookup::werewolf::{rank, Baseline, Candidate, GameLog, Posterior, ScoringRule};
+
+/// Arguments of `gametab werewolf`.
+#[derive(Debug, Args)]
+pub struct WerewolfArgs {
+    /// The game log (JSON; format in the lookup crate's `werewolf::GameLog`).
+    #[arg(long)]
+    pub log: PathBuf,
+    /// How vote candidates are scored.
+    #[arg(long, value_enum, default_value_t = RuleArg::Published)]
+    pub rule: RuleArg,
+    /// Print JSON instead of a text table.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// The `--rule` values.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum RuleArg {
+    /// 0.6 * P(wolf) + 0.4 * IG / H (the published rule).
+    Published,
+    /// P(wolf) alone.
+    Probability,
+    /// Information gain alone.
+    Information,
+}
+
+impl From<RuleArg> for ScoringRule {
+    fn from(rule: RuleArg) -> ScoringRule {
+        match rule {
+            RuleArg::Published => ScoringRule::Published,
+            RuleArg::Probability => ScoringRule::Probability,
+            RuleArg::Information => ScoringRule::Information,
+        }
+    }
+}
+
+/// One player's line of the report.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PlayerLine {
+    /// Seat number (from 1).
+    pub player: u32,
+    /// Whether the player is alive.
+    pub alive: bool,
+    /// Exact P(wolf).
+    pub p_wolf: f64,
+    /// P(wolf) by the published approximate method.
+    pub baseline_p_wolf: f64,
+    /// Exact information gain of eliminating the player (bits; living
+    /// candidates only).
+    pub information_gain_bits: Option<f64>,
+    /// Exact score under the chosen rule (living candidates only).
+    pub score: Option<f64>,
+    /// The published method's score under the chosen rule.
+    pub baseline_score: Option<f64>,
+}
+
+/// The whole report printed by the command.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Report {
+    /// Number of players.
+    pub players: u32,
+    /// Number of wolves.
+    pub wolves: u32,
+    /// The scoring rule used.
+    pub rule: &'static str,
+    /// Wolf sets enumerated.
+    pub wolf_sets: usize,
+    /// Joint entropy of the wolf set (bits).
+    pub joint_entropy_bits: f64,
+    /// The published method's entropy (sum of binary entropies, bits).
+    pub baseline_entropy_bits: f64,
+    /// Expected number of living wolves (exact).
+    pub expected_living_wolves: f64,
+    /// Every player in seat order.
+    pub beliefs: Vec<PlayerLine>,
+    /// Vote candidates best first (exact).
+    pub ranking: Vec<u32>,
+    /// Vote candidates best first (published method).
+    pub baseline_ranking: Vec<u32>,
+}
+
+/// Compute the report of a parsed log.
+///
+/// # Errors
+/// Invalid or contradictory logs (the event is named) and games too large to
+/// enumerate.
+pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
+    let game = log.to_game().context("invalid game log")?;
+    let posterior = Posterior::compute(&game)?;
+    let baseline = Baseline::run(&game);
+    let exact_ranking = rank(&posterior, rule, None);
+    let baseline_ranking = baseline.rank(rule);
+    let find = |ranking: &[Candidate], number: u32| {
+        ranking
+            .iter()
+            .find(|c| c.player.number() == number)
+            .copied()
+    };
+    let setup = game.setup();
+    let beliefs = setup
+        .all_players()
+        .map(|player| {
+            let exact = find(&exact_ranking, player.number());
+            PlayerLine {
+                player: player.number(),
+                alive: game.living().contains(player),
+                p_wolf: posterior.p_wolf(player),
+                baseline_p_wolf: baseline.p_wolf(player),
+                information_gain_bits: exact.map(|c| c.information_gain),
+                score: exact.map(|c| c.score),
+                baseline_score: find(&baseline_ranking, player.number()).map(|c| c.score),
+            }
+        })
+        .collect();
+    Ok(Report {
+        players: setup.players(),
+        wolves: setup.wolves(),
+        rule: rule.name(),
+        wolf_sets: posterior.wolf_set_count(),
+        joint_entropy_bits: posterior.joint_entropy(),
+        baseline_entropy_bits: baseline.entropy(),
+        expected_living_wolves: posterior.expected_living_wolves(),
+        beliefs,
+        ranking: exact_ranking.iter().map(|c| c.player.number()).collect(),
+        baseline_ranking: baseline_ranking.iter().map(|c| c.player.number()).collect(),
+    })
+}
+
+/// The report as a text table.
+pub fn render_text(report: &Report) -> String {
+    let mut out = format!(
+        "Werewolf: {} players, {} wolves; {} wolf sets, joint entropy {:.4} bits, \
+         expected living wolves {:.4}\n\n",
+        report.players,
+        report.wolves,
+        report.wolf_sets,
+        report.joint_entropy_bits,
+        report.expected_living_wolves
+    );
+    out.push_str("player  alive  P(wolf) exact  P(wolf) baseline  IG exact (bits)  score exact  score baseline\n");
+    let number = |x: Option<f64>| x.map_or_else(|| "-".to_string(), |x| format!("{x:.4}"));
+    for line in &report.beliefs {
+        out.push_str(&format!(
+            "{:>6}  {:>5}  {:>13.4}  {:>16.4}  {:>15}  {:>11}  {:>14}\n",
+            line.player,
+            if line.alive { "yes" } else { "dead" },
+            line.p_wolf,
+            line.baseline_p_wolf,
+            number(line.information_gain_bits),
+            number(line.score),
+            number(line.baseline_score),
+        ));
+    }
+    let list = |ranking: &[u32]| {
+        ranking
+            .iter()
+            .map(u32::to_string)
+            .collect::<Vec<_>>()
+            .join(" ")
+    };
+    out.push_str(&format!(
+        "\nvote ranking ({}, exact):    {}\n",
+        report.rule,
+        list(&report.ranking)
+    ));
+    out.push_str(&format!(
+        "vote ranking ({}, baseline): {}\n",
+        report.rule,
+        list(&report.baseline_ranking)
+    ));
+    out
+}
+
+/// Run the command.
+///
+/// # Errors
+/// An unreadable or invalid log, or a game too large to enumerate.
+pub fn run(args: &WerewolfArgs) -> Result<()> {
+    let text = std::fs::read_to_string(&args.log)
+        .with_context(|| format!("cannot read {}", args.log.display()))?;
+    let log: GameLog = serde_json::from_str(&text)
+        .with_context(|| format!("{} is not a valid game log", args.log.display()))?;
+    let report = report(&log, args.rule.into())
+        .with_context(|| format!("cannot analyse {}", args.log.display()))?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        print!("{}", render_text(&report));
+    }
+    Ok(())
+}

@@ -1,0 +1,203 @@
+//! End-to-end checks of `gametab werewolf` and the Werewolf table builder:
+//! the CLI reads the published demo log (text and JSON), bad logs exit
+//! non-zero with the event named, and the early-game table is byte-identical
+//! across thread counts and reads back through the lookup crate.
+
+use std::process::Command;
+
+use gametab::output::TableWriter;
+use gametab::pipeline::BuildOptions;
+use gametab_lookup::werewolf::{
+    EarlyGameTable, EarlyRole, EarlySituation, EarlyVote, ScoringRule, EARLY_FAMILY,
+};
+
+const DEMO: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/scripts/examples/werewolf-demo.json"
+);
+
+fn gametab(args: &[&str]) -> std::process::Output {
+    Command::new(env!("CARGO_BIN_EXE_gametab"))
+        .args(args)
+        .output()
+        .expect("the binary runs")
+}
+
+#[test]
+fn cli_reads_the_demo_log() {
+    let output = gametab(&["werewolf", "--log", DEMO, "--json"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["players"], 12);
+    assert_eq!(report["wolves"], 4);
+    assert_eq!(report["wolf_sets"], 165);
+    let beliefs = report["beliefs"].as_array().unwrap();
+    assert_eq!(beliefs.len(), 12);
+    let living: f64 = beliefs
+        .iter()
+        .filter(|b| b["alive"].as_bool().unwrap())
+        .map(|b| b["p_wolf"].as_f64().unwrap())
+        .sum();
+    assert!((living - 3.0).abs() < 1e-9, "{living}");
+    assert_eq!(report["ranking"][0], 7);
+    assert_eq!(report["ranking"].as_array().unwrap().len(), 11);
+    assert_eq!(report["baseline_ranking"].as_array().unwrap().len(), 11);
+
+    let text = gametab(&["werewolf", "--log", DEMO, "--rule", "probability"]);
+    assert!(text.status.success());
+    let text = String::from_utf8(text.stdout).unwrap();
+    assert!(
+        text.contains("P(wolf) exact") && text.contains("P(wolf) baseline"),
+        "{text}"
+    );
+    assert!(
+        text.contains("vote ranking (probability, exact):    7 "),
+        "{text}"
+    );
+}
+
+#[test]
+fn bad_logs_exit_non_zero_naming_the_problem() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            r#"{"players": 6, "wolves": 2, "events": [
+                {"kind": "seer", "target": 2, "result": "wolf"},
+                {"kind": "eliminated", "player": 2, "revealed": "village"}]}"#,
+            "event 2",
+        ),
+        (r#"{"players": 6, "wolves": 6, "events": []}"#, "wolves"),
+        (
+            r#"{"players": 6, "wolves": 2, "events": [{"kind": "vote", "voter": 1}]}"#,
+            "not a valid game log",
+        ),
+        (r#"{"players": 40, "wolves": 10, "events": []}"#, "limit"),
+    ];
+    for (index, (log, expected)) in cases.iter().enumerate() {
+        let path = dir.path().join(format!("bad-{index}.json"));
+        std::fs::write(&path, log).unwrap();
+        let output = gametab(&["werewolf", "--log", path.to_str().unwrap()]);
+        assert!(!output.status.success(), "case {index} was accepted");
+        let stderr = String::from_utf8_lossy(&output.stderr);
+        assert!(stderr.contains(expected), "case {index}: {stderr}");
+        assert!(!stderr.contains("panicked"), "case {index}: {stderr}");
+    }
+    let missing = gametab(&["werewolf", "--log", "/nonexistent/game.json"]);
+    assert!(!missing.status.success());
+}
+
+fn build(threads: usize) -> (tempfile::TempDir, Vec<u8>) {
+    let dir = tempfile::tempdir().unwrap();
+    let options = BuildOptions {
+        out: dir.path().to_path_buf(),
+        threads,
+        progress: false,
+        lp: Default::default(),
+    };
+    let mut writer = TableWriter::new(dir.path()).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let lines = pool
+        .install(|| gametab::werewolf::build_tables(&options, &mut writer))
+        .unwrap();
+    assert_eq!(lines.len(), 1);
+    let bytes = std::fs::read(dir.path().join("werewolf_early.parquet")).unwrap();
+    (dir, bytes)
+}
+
+#[test]
+fn early_table_is_deterministic_and_serves_the_family() {
+    let (dir, one_thread) = build(1);
+    let (_, two_threads) = build(2);
+    assert_eq!(
+        one_thread, two_threads,
+        "output depends on the thread count"
+    );
+    let table = EarlyGameTable::load(dir.path()).unwrap();
+    assert_eq!(table.len(), EARLY_FAMILY.situations().len());
+    // Spot checks against the engine, and a known answer: a trusted wolf
+    // result is the vote every rule but pure information recommends.
+    for situation in EARLY_FAMILY.situations().iter().step_by(97) {
+        assert_eq!(
+            table.lookup(situation).unwrap(),
+            &situation.solve().unwrap()
+        );
+    }
+    let situation = EarlySituation {
+        players: 12,
+        wolves: 4,
+        checked_is_wolf: true,
+        votes_for_seer: 3,
+        votes_for_checked: 4,
+        votes_for_suspect: 2,
+        checked_votes: EarlyVote::Seer,
+        suspect_votes: EarlyVote::Seer,
+    };
+    let answer = table.lookup(&situation).unwrap();
+    assert_eq!(
+        answer.recommended_by(ScoringRule::Published),
+        EarlyRole::Checked
+    );
+    assert_eq!(
+        answer.recommended_by(ScoringRule::Probability),
+        EarlyRole::Checked
+    );
+    assert_eq!(answer.wolf_sets, 120); // C(10, 3): three wolves among the 10 unknown
+    let sum: f64 = answer
+        .roles
+        .iter()
+        .map(|r| r.p_wolf * f64::from(r.members))
+        .sum();
+    assert!((sum - 4.0).abs() < 1e-9);
+    // N = 13 is outside the table: answered by the engine.
+    let bigger = EarlySituation {
+        players: 13,
+        votes_for_suspect: 3,
+        ..situation
+    };
+    assert!(table.lookup(&bigger).is_err());
+    assert_eq!(table.answer(&bigger).unwrap(), bigger.solve().unwrap());
+}
+
+#[test]
+fn corrupted_table_bytes_are_errors_not_panics() {
+    let (_dir, bytes) = build(2);
+    for cut in [0, 8, bytes.len() / 2, bytes.len() - 1] {
+        let truncated = bytes::Bytes::copy_from_slice(&bytes[..cut]);
+        assert!(
+            EarlyGameTable::from_bytes(truncated).is_err(),
+            "cut at {cut}"
+        );
+    }
+    let mut state = 0x2545_f491_4f6c_dd1du64;
+    for _ in 0..60 {
+        state ^= state << 13;
+        state ^= state >> 7;
+        state ^= state << 17;
+        let mut garbled = bytes.clone();
+        let at = (state % garbled.len() as u64) as usize;
+        garbled[at] ^= 1 << (state >> 61);
+        let _ = EarlyGameTable::from_bytes(bytes::Bytes::from(garbled));
+    }
+}
+
+#[test]
+fn every_column_is_documented() {
+    let readme =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/README.md")).unwrap();
+    let schema = gametab_lookup::werewolf::schema::WEREWOLF_EARLY;
+    assert!(readme.contains(&format!("`{}`", schema.file)));
+    for column in schema.columns {
+        assert!(
+            readme.contains(&format!("| `{}` |", column.name)),
+            "{}",
+            column.name
+        );
+    }
+}
