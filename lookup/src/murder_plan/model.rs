@@ -103,7 +103,7 @@ impl LimitedCards {
 
     /// Inverse of [`LimitedCards::index`].
     pub fn from_index(index: usize) -> Option<LimitedCards> {
-        (index < 16).then(|| LimitedCards {
+        (index < 16).then_some(LimitedCards {
             diagonal: index / 8 == 1,
             intrigue_plus_two: (index / 4) % 2 == 1,
             forbid_movement: (index % 4) as u8,

@@ -128,15 +128,15 @@ fn load_values(data: &TableData) -> Result<(Vec<f64>, Vec<f64>, Vec<bool>)> {
             format!("{} rows, expected {KEYS}", data.rows()),
         ));
     }
-    for row in 0..data.rows() {
+    for (row, &v) in value.iter().enumerate() {
         if keys.key(row)? != row {
             return Err(bad_row(&data.schema, row, "rows out of key order"));
         }
-        if !(0.0..=1.0).contains(&value[row]) {
+        if !(0.0..=1.0).contains(&v) {
             return Err(bad_row(
                 &data.schema,
                 row,
-                format!("value {} outside [0, 1]", value[row]),
+                format!("value {v} outside [0, 1]"),
             ));
         }
     }
