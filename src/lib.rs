@@ -8,6 +8,7 @@
 //! reads the tables back without any of this.
 
 pub mod cluedo;
+pub mod dice;
 pub mod lookup_cli;
 pub mod matrix_game;
 pub mod murder_plan;

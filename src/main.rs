@@ -35,6 +35,8 @@ enum Command {
     Cluedo(gametab::cluedo::cli::Args),
     /// Werewolf: exact P(wolf) per player and the vote ranking of a game log.
     Werewolf(gametab::werewolf::cli::WerewolfArgs),
+    /// Liar's Dice: odds of a standing bid, the bidder's posterior and advice.
+    Dice(gametab::dice::cli::DiceArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -86,6 +88,7 @@ fn main() -> ExitCode {
         Command::MurderPlan(command) => gametab::murder_plan::cli::run(command),
         Command::Cluedo(args) => gametab::cluedo::cli::run(&args),
         Command::Werewolf(args) => gametab::werewolf::cli::run(&args),
+        Command::Dice(args) => gametab::dice::cli::run(args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

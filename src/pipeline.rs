@@ -78,6 +78,7 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
         ("murder plan", crate::murder_plan::build_tables),
         ("cluedo", crate::cluedo::build_tables),
         ("werewolf", crate::werewolf::build_tables),
+        ("liars dice", crate::dice::build_tables),
     ];
     for (game, builder) in builders {
         let start = Instant::now();

@@ -11,10 +11,12 @@ fn all_schemas() -> Vec<TableSchema> {
 
 /// Schemas of the other games.
 fn extra_schemas() -> Vec<TableSchema> {
-    vec![
+    let mut extra = vec![
         gametab_lookup::cluedo::schema::FEW_CANDIDATES,
         gametab_lookup::werewolf::schema::WEREWOLF_EARLY,
-    ]
+    ];
+    extra.extend(gametab_lookup::dice::schema::ALL);
+    extra
 }
 
 #[test]

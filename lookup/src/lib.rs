@@ -31,6 +31,7 @@
 //! them).
 
 pub mod cluedo;
+pub mod dice;
 mod error;
 pub mod io;
 pub mod manifest;

@@ -1,0 +1,80 @@
+//! Liar's Dice: the engine's answers and the table queries, timed.
+
+use criterion::{criterion_group, criterion_main, Criterion};
+use std::hint::black_box;
+
+use gametab::dice::build_tables_on;
+use gametab::output::TableWriter;
+use gametab_lookup::dice::{
+    bid_odds, published_rule, BidQuestion, DecisionKey, DiceGrid, DiceInPlay, DiceTables,
+    FaceClass, Reliability, Situation, Variant,
+};
+
+fn engine(c: &mut Criterion) {
+    let rel = Reliability::new(2.0).unwrap();
+    let question = BidQuestion::new(
+        DiceInPlay::new(20, 5, 5).unwrap(),
+        Variant::Plain,
+        FaceClass::Other,
+        5,
+        1,
+        rel,
+    )
+    .unwrap();
+    c.bench_function("dice engine bid_odds N=20", |b| {
+        b.iter(|| bid_odds(black_box(&question)))
+    });
+    let situation = Situation::new(
+        20,
+        "1,5,5,2,3".parse().unwrap(),
+        5,
+        Variant::WildOnes,
+        "5x5".parse().unwrap(),
+        rel,
+    )
+    .unwrap();
+    c.bench_function("dice engine published_rule N=20", |b| {
+        b.iter(|| published_rule(black_box(&situation)))
+    });
+}
+
+fn tables(c: &mut Criterion) {
+    let dir = tempfile::tempdir().unwrap();
+    let grid = DiceGrid::default();
+    let mut writer = TableWriter::new(dir.path()).unwrap();
+    build_tables_on(&grid, &mut writer).unwrap();
+    c.bench_function("dice open tables", |b| {
+        b.iter(|| DiceTables::open(dir.path()).unwrap())
+    });
+    let tables = DiceTables::open(dir.path()).unwrap();
+    let rel = Reliability::new(2.0).unwrap();
+    let question = BidQuestion::new(
+        DiceInPlay::new(20, 5, 5).unwrap(),
+        Variant::Plain,
+        FaceClass::Other,
+        5,
+        1,
+        rel,
+    )
+    .unwrap();
+    c.bench_function("dice table bid query", |b| {
+        b.iter(|| tables.bid_table().get(black_box(&question)).unwrap())
+    });
+    let key = DecisionKey {
+        players: 4,
+        variant: Variant::WildOnes,
+        reliability: rel,
+        hand: "1,5,5,2,3".parse().unwrap(),
+        standing: "5x5".parse().unwrap(),
+    };
+    c.bench_function("dice table decision query", |b| {
+        b.iter(|| tables.decision_table().get(black_box(&key)).unwrap())
+    });
+}
+
+criterion_group! {
+    name = benches;
+    config = Criterion::default().sample_size(10);
+    targets = engine, tables
+}
+criterion_main!(benches);
