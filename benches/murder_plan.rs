@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gametab::matrix_game::{self, HighsSolver};
+use gametab::matrix_game::{self, HighsSolver, LpBackend, MatrixGameSolver, NativeSolver};
 use gametab::murder_plan::layers::Layers;
 use gametab::murder_plan::solver::{self, payoff_matrix};
 use gametab::murder_plan::tables;
@@ -26,7 +26,7 @@ fn phases(c: &mut Criterion) {
     });
     // One representative full game: the start with everything available,
     // 8 days left, continuation values from the real solution.
-    let solution = solver::solve(8, &|_, _| {}, &|| {}).expect("solves");
+    let solution = solver::solve(8, LpBackend::Native, &|_, _| {}, &|| {}).expect("solves");
     let state = State::start(Offset::new(0, 1).unwrap(), Offset::new(1, 0).unwrap());
     let table = turns.get(LimitedCards::ALL);
     let values: Vec<f64> = table
@@ -41,15 +41,31 @@ fn phases(c: &mut Criterion) {
     c.bench_function("reduce 136x112 game", |b| {
         b.iter(|| matrix_game::reduce(black_box(&matrix)))
     });
-    let mut solver = HighsSolver::new();
+    let mut highs = HighsSolver::new();
     c.bench_function("reduce + HiGHS LP + certify, 136x112 game", |b| {
-        b.iter(|| matrix_game::solve(black_box(&matrix), &mut solver).unwrap())
+        b.iter(|| matrix_game::solve(black_box(&matrix), &mut highs).unwrap())
+    });
+    let mut native = NativeSolver::new();
+    c.bench_function("reduce + native LP + certify, 136x112 game", |b| {
+        b.iter(|| matrix_game::solve(black_box(&matrix), &mut native).unwrap())
+    });
+    // The LP alone on the reduced game, per back end.
+    let reduction = matrix_game::reduce(&matrix);
+    let reduced = matrix.select(&reduction.rows, &reduction.cols);
+    let name = format!("{}x{}", reduced.rows(), reduced.cols());
+    c.bench_function(&format!("HiGHS LP only, reduced {name} game"), |b| {
+        b.iter(|| highs.solve(black_box(&reduced)).unwrap())
+    });
+    c.bench_function(&format!("native LP only, reduced {name} game"), |b| {
+        b.iter(|| native.solve(black_box(&reduced)).unwrap())
     });
     let mut group = c.benchmark_group("whole solve");
     group.sample_size(10);
-    group.bench_function("solve D=3", |b| {
-        b.iter(|| solver::solve(3, &|_, _| {}, &|| {}).unwrap())
-    });
+    for backend in [LpBackend::Highs, LpBackend::Native] {
+        group.bench_function(format!("solve D=3, {}", backend.name()), |b| {
+            b.iter(|| solver::solve(3, backend, &|_, _| {}, &|| {}).unwrap())
+        });
+    }
     group.finish();
 }
 
@@ -58,7 +74,7 @@ fn table_dir() -> (PathBuf, Option<tempfile::TempDir>) {
     if Tables::open(&built).is_ok() {
         return (built, None);
     }
-    let solution = solver::solve(8, &|_, _| {}, &|| {}).expect("solves");
+    let solution = solver::solve(8, LpBackend::Native, &|_, _| {}, &|| {}).expect("solves");
     let layers = Layers::enumerate(&solution.turns, 8);
     let dir = tempfile::tempdir().expect("temp dir");
     let mut writer = TableWriter::new(dir.path()).expect("writer");

@@ -9,6 +9,7 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 use clap::{Parser, Subcommand};
 
+use gametab::matrix_game::LpBackend;
 use gametab::pipeline::{self, BuildOptions};
 
 #[derive(Debug, Parser)]
@@ -50,6 +51,9 @@ struct BuildArgs {
     /// No progress bars.
     #[arg(long)]
     quiet: bool,
+    /// LP back end of the matrix games.
+    #[arg(long, value_enum, default_value_t = LpBackend::Native)]
+    lp: LpBackend,
 }
 
 fn run_build(args: BuildArgs) -> Result<()> {
@@ -62,6 +66,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
         out: args.out,
         threads,
         progress: !args.quiet,
+        lp: args.lp,
     };
     let start = Instant::now();
     let reports = pipeline::build(&options)?;

@@ -21,6 +21,8 @@ pub struct BuildOptions {
     pub threads: usize,
     /// Show progress bars on standard error.
     pub progress: bool,
+    /// LP back end of the matrix games (Murder Plan).
+    pub lp: crate::matrix_game::LpBackend,
 }
 
 /// One game's contribution to the build summary.

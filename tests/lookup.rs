@@ -7,6 +7,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
+use gametab::matrix_game::LpBackend;
 use gametab::murder_plan::layers::Layers;
 use gametab::murder_plan::solver::{self, Solution};
 use gametab::murder_plan::tables;
@@ -24,7 +25,7 @@ struct Fixture {
 fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
-        let solution = solver::solve(8, &|_, _| {}, &|| {}).expect("solves");
+        let solution = solver::solve(8, LpBackend::Native, &|_, _| {}, &|| {}).expect("solves");
         let layers = Layers::enumerate(&solution.turns, 8);
         let dir = tempfile::tempdir().unwrap();
         let mut writer = TableWriter::new(dir.path()).unwrap();
@@ -88,8 +89,8 @@ fn strategies_match_the_solver_and_sum_to_one() {
                 .map(|(&a, &p)| (a, p))
                 .collect();
             let mut got = t.mastermind_strategy(d, state).unwrap().to_vec();
-            expected.sort_by(|a, b| a.0.cmp(&b.0));
-            got.sort_by(|a, b| a.0.cmp(&b.0));
+            expected.sort_by_key(|a| a.0);
+            got.sort_by_key(|a| a.0);
             assert_eq!(got, expected);
             let sum: f64 = t
                 .protagonists_strategy(d, state)

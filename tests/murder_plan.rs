@@ -5,7 +5,7 @@
 use std::sync::OnceLock;
 
 use bytes::Bytes;
-use gametab::matrix_game::{certify, StrategyPair, GAP_TOLERANCE};
+use gametab::matrix_game::{certify, LpBackend, StrategyPair, GAP_TOLERANCE};
 use gametab::murder_plan::layers::Layers;
 use gametab::murder_plan::solver::{self, payoff_matrix, Solution};
 use gametab::murder_plan::tables;
@@ -17,7 +17,9 @@ use gametab_lookup::murder_plan::schema;
 
 fn solution() -> &'static Solution {
     static SOLUTION: OnceLock<Solution> = OnceLock::new();
-    SOLUTION.get_or_init(|| solver::solve(8, &|_, _| {}, &|| {}).expect("the game solves"))
+    SOLUTION.get_or_init(|| {
+        solver::solve(8, LpBackend::Native, &|_, _| {}, &|| {}).expect("the game solves")
+    })
 }
 
 fn offset(a: u8, b: u8) -> Offset {
@@ -245,6 +247,7 @@ fn build_bytes(threads: usize) -> Vec<(String, Vec<u8>)> {
         out: dir.path().to_path_buf(),
         threads,
         progress: false,
+        lp: LpBackend::Native,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
@@ -277,4 +280,28 @@ fn builds_are_byte_identical_across_runs_and_thread_counts() {
         assert!(a == b, "{name} differs between 1 and 2 threads");
     }
     assert_eq!(two, again);
+}
+
+#[test]
+fn native_and_highs_agree_on_every_state() {
+    let native = solution();
+    let highs = solver::solve(8, LpBackend::Highs, &|_, _| {}, &|| {}).expect("HiGHS solves");
+    assert_eq!(highs.stats.fallbacks, 0);
+    let mut worst = 0.0f64;
+    for d in 0..=8usize {
+        for (i, (a, b)) in native.values[d].iter().zip(&highs.values[d]).enumerate() {
+            let diff = (a - b).abs();
+            assert!(
+                diff <= 1e-9,
+                "days_left {d} state {i}: native {a} vs HiGHS {b}"
+            );
+            worst = worst.max(diff);
+        }
+    }
+    assert!(native.stats.max_gap <= GAP_TOLERANCE);
+    assert!(highs.stats.max_gap <= GAP_TOLERANCE);
+    eprintln!(
+        "largest native/HiGHS value difference {worst:e}, native fallbacks {}",
+        native.stats.fallbacks
+    );
 }

@@ -5,13 +5,16 @@
 //! player minimises. [`solve`] reduces the game, solves the reduced game
 //! (closed form for a saddle point, otherwise an LP through a
 //! [`MatrixGameSolver`]), expands both strategies back to the full action
-//! sets and certifies the pair on the full matrix.
+//! sets and certifies the pair on the full matrix. [`GameSolver`] wraps the
+//! back end chosen by [`LpBackend`] with the HiGHS fallback.
 
 mod highs_solver;
+mod native;
 mod polish;
 mod reduce;
 
 pub use highs_solver::HighsSolver;
+pub use native::NativeSolver;
 pub use reduce::{reduce, Reduction};
 
 /// A payoff matrix, row-major, payoffs to the row player.
@@ -218,7 +221,7 @@ pub fn solve(
     };
     let strategies = reduction.expand(game, &reduced_pair);
     let certificate = certify(game, &strategies);
-    if !(certificate.gap() <= GAP_TOLERANCE) {
+    if certificate.gap().is_nan() || certificate.gap() > GAP_TOLERANCE {
         return Err(SolveError::Uncertified {
             gap: certificate.gap(),
             tolerance: GAP_TOLERANCE,
@@ -233,6 +236,62 @@ pub fn solve(
         reduced_cols: reduced.cols(),
         used_lp,
     })
+}
+
+/// Which LP back end solves the reduced games.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+pub enum LpBackend {
+    /// HiGHS through the `highs` crate.
+    Highs,
+    /// The dense game simplex of this crate, with HiGHS as fallback.
+    #[default]
+    Native,
+}
+
+impl LpBackend {
+    /// The name used on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            LpBackend::Highs => "highs",
+            LpBackend::Native => "native",
+        }
+    }
+}
+
+/// The solvers of one worker thread for a chosen [`LpBackend`]: the native
+/// solver falls back to HiGHS for a game when it fails or its polished pair
+/// does not certify within [`GAP_TOLERANCE`].
+#[derive(Debug)]
+pub struct GameSolver {
+    backend: LpBackend,
+    native: NativeSolver,
+    highs: HighsSolver,
+}
+
+impl GameSolver {
+    /// Fresh solvers for `backend`.
+    pub fn new(backend: LpBackend) -> GameSolver {
+        GameSolver {
+            backend,
+            native: NativeSolver::new(),
+            highs: HighsSolver::new(),
+        }
+    }
+
+    /// Reduce, solve and certify `game` with the chosen back end; the flag
+    /// is true when the native solver's answer was replaced by HiGHS's.
+    ///
+    /// # Errors
+    /// As [`solve`], from HiGHS (directly or as the fallback).
+    pub fn solve(&mut self, game: &PayoffMatrix) -> Result<(SolvedGame, bool), SolveError> {
+        match self.backend {
+            LpBackend::Highs => Ok((solve(game, &mut self.highs)?, false)),
+            LpBackend::Native => match solve(game, &mut self.native) {
+                Ok(solved) => Ok((solved, false)),
+                Err(_) => Ok((solve(game, &mut self.highs)?, true)),
+            },
+        }
+    }
 }
 
 /// Clean an LP strategy: clamp tiny negatives to zero and renormalise so the

@@ -86,3 +86,171 @@ fn certificate_detects_a_bad_pair() {
     assert_eq!(c.upper, 0.5);
     assert_eq!(c.gap(), 0.5);
 }
+
+fn native_solved(g: &PayoffMatrix) -> SolvedGame {
+    solve(g, &mut NativeSolver::new()).expect("native solves")
+}
+
+/// The native LP alone (no reduction, no polish) on `g`, certified.
+fn native_raw(g: &PayoffMatrix) -> (StrategyPair, Certificate) {
+    let pair = NativeSolver::new().solve(g).expect("native LP solves");
+    let certificate = certify(g, &pair);
+    (pair, certificate)
+}
+
+#[test]
+fn native_matching_pennies() {
+    let g = game(2, 2, &[1.0, 0.0, 0.0, 1.0]);
+    let (pair, c) = native_raw(&g);
+    assert!(c.gap().abs() < 1e-15);
+    assert!((c.value() - 0.5).abs() < 1e-15);
+    assert!(pair
+        .row
+        .iter()
+        .chain(&pair.col)
+        .all(|p| (p - 0.5).abs() < 1e-15));
+    let s = native_solved(&g);
+    assert!((s.certificate.value() - 0.5).abs() < 1e-12);
+}
+
+#[test]
+fn native_rock_paper_scissors() {
+    let g = game(3, 3, &[0.5, 0.0, 1.0, 1.0, 0.5, 0.0, 0.0, 1.0, 0.5]);
+    let (pair, c) = native_raw(&g);
+    assert!(c.gap().abs() < 1e-14);
+    assert!((c.value() - 0.5).abs() < 1e-14);
+    for p in pair.row.iter().chain(&pair.col) {
+        assert!((p - 1.0 / 3.0).abs() < 1e-14);
+    }
+}
+
+#[test]
+fn native_saddle_points() {
+    // Unreduced, the LP itself must find the pure saddle point.
+    let g = game(2, 3, &[0.1, 0.2, 0.9, 0.4, 0.3, 0.8]);
+    let (pair, c) = native_raw(&g);
+    assert_eq!(c.gap(), 0.0);
+    assert_eq!(c.value(), 0.3);
+    assert_eq!(pair.row, vec![0.0, 1.0]);
+    assert_eq!(pair.col, vec![0.0, 1.0, 0.0]);
+    // A constant game: every pair is optimal.
+    let g = game(3, 4, &[0.25; 12]);
+    let (_, c) = native_raw(&g);
+    assert_eq!(c.gap(), 0.0);
+    assert_eq!(c.value(), 0.25);
+    // A 1x1 game and a single row / single column.
+    assert_eq!(native_raw(&game(1, 1, &[0.7])).1.value(), 0.7);
+    assert_eq!(native_raw(&game(1, 3, &[0.7, 0.2, 0.9])).1.value(), 0.2);
+    assert_eq!(native_raw(&game(3, 1, &[0.7, 0.2, 0.9])).1.value(), 0.9);
+}
+
+#[test]
+fn native_known_3x3_game_matches_highs() {
+    let g = game(3, 3, &[0.9, 0.1, 0.4, 0.2, 0.8, 0.3, 0.5, 0.4, 0.7]);
+    let n = native_solved(&g);
+    let h = solved(&g);
+    assert!(n.certificate.gap() <= 1e-14);
+    assert!((n.certificate.value() - h.certificate.value()).abs() <= 1e-12);
+}
+
+/// A small deterministic generator (xorshift64*), so the tests need no crate.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+    }
+
+    fn below(&mut self, n: u64) -> u64 {
+        self.next() % n
+    }
+}
+
+#[test]
+fn native_degenerate_games_with_many_ties() {
+    // Payoffs drawn from a handful of levels, as in Murder Plan (win, lose,
+    // a few continuation values): many tied ratios and degenerate pivots.
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let levels = [0.0, 0.25, 0.5, 1.0];
+    for round in 0..300 {
+        let rows = 2 + rng.below(40) as usize;
+        let cols = 2 + rng.below(40) as usize;
+        let payoffs: Vec<f64> = (0..rows * cols)
+            .map(|_| levels[rng.below(levels.len() as u64) as usize])
+            .collect();
+        let g = game(rows, cols, &payoffs);
+        let (_, c) = native_raw(&g);
+        assert!(c.gap() <= 1e-12, "round {round}: raw gap {:e}", c.gap());
+        let h = solved(&g);
+        assert!(
+            (c.value() - h.certificate.value()).abs() <= 1e-9,
+            "round {round}: native {} vs HiGHS {}",
+            c.value(),
+            h.certificate.value()
+        );
+    }
+    // Identical rows and columns everywhere (unreduced): a 0/1 block game.
+    let mut payoffs = Vec::new();
+    for r in 0..12 {
+        for c in 0..10 {
+            payoffs.push(if (r / 3 + c / 2) % 2 == 0 { 1.0 } else { 0.0 });
+        }
+    }
+    let g = game(12, 10, &payoffs);
+    let (_, c) = native_raw(&g);
+    assert!(c.gap().abs() <= 1e-14);
+    assert!((c.value() - 0.5).abs() <= 1e-14);
+}
+
+#[test]
+fn native_random_games_certify_and_match_highs() {
+    let mut rng = Rng(0x0123_4567_89ab_cdef);
+    let mut highs = HighsSolver::new();
+    let mut native = NativeSolver::new();
+    for round in 0..200 {
+        let rows = 2 + rng.below(70) as usize;
+        let cols = 2 + rng.below(70) as usize;
+        let payoffs: Vec<f64> = (0..rows * cols)
+            .map(|_| (rng.next() >> 11) as f64 / (1u64 << 53) as f64)
+            .collect();
+        let g = game(rows, cols, &payoffs);
+        // The same instance reused across games of different shapes.
+        let n = solve(&g, &mut native).expect("native solves");
+        let h = solve(&g, &mut highs).expect("HiGHS solves");
+        assert!(
+            n.certificate.gap() <= 1e-12,
+            "round {round}: gap {:e}",
+            n.certificate.gap()
+        );
+        assert!(
+            (n.certificate.value() - h.certificate.value()).abs() <= 1e-9,
+            "round {round} {rows}x{cols}"
+        );
+        // Deterministic: a fresh instance gives the identical pair.
+        assert_eq!(n, solve(&g, &mut NativeSolver::new()).unwrap());
+    }
+}
+
+#[test]
+fn native_rejects_non_finite_payoffs() {
+    let g = game(2, 2, &[0.5, f64::NAN, 0.1, 0.2]);
+    assert!(matches!(
+        NativeSolver::new().solve(&g),
+        Err(SolveError::Status {
+            solver: "native",
+            ..
+        })
+    ));
+}
+
+#[test]
+fn game_solver_backends_agree() {
+    let g = game(3, 3, &[0.9, 0.1, 0.4, 0.2, 0.8, 0.3, 0.5, 0.4, 0.7]);
+    let (n, n_fallback) = GameSolver::new(LpBackend::Native).solve(&g).unwrap();
+    let (h, h_fallback) = GameSolver::new(LpBackend::Highs).solve(&g).unwrap();
+    assert!(!n_fallback && !h_fallback);
+    assert!((n.certificate.value() - h.certificate.value()).abs() <= 1e-12);
+}

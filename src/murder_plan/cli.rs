@@ -8,6 +8,7 @@ use serde_json::json;
 use gametab_lookup::murder_plan::model::{LimitedCards, Offset, State, FORBID_MOVEMENT_CARDS};
 
 use super::solver;
+use crate::matrix_game::LpBackend;
 
 /// Largest horizon the command accepts (the solve grows linearly with it).
 pub const MAX_SOLVE_DAYS: u8 = 30;
@@ -57,6 +58,9 @@ pub struct SolveArgs {
     /// Print JSON instead of text.
     #[arg(long)]
     pub json: bool,
+    /// LP back end for the matrix games.
+    #[arg(long, value_enum, default_value_t = LpBackend::Native)]
+    pub lp: LpBackend,
 }
 
 /// Parse "a,b" (a, b in {0, 1}) into an offset.
@@ -118,7 +122,7 @@ fn solve(args: &SolveArgs) -> Result<()> {
         );
     }
     let state = args.state.state()?;
-    let solution = solver::solve(args.days, &|_, _| {}, &|| {}).context("solving")?;
+    let solution = solver::solve(args.days, args.lp, &|_, _| {}, &|| {}).context("solving")?;
     let value = solution.value(args.days, state);
     let gap = solution.gaps[usize::from(args.days)][state.index()];
     let table = solution.turns.get(state.limited);

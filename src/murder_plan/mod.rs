@@ -44,7 +44,7 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
         bar.set_length(games as u64);
     };
     let on_game = || bar.inc(1);
-    let solution = solver::solve(MAX_DAYS, &on_day, &on_game)
+    let solution = solver::solve(MAX_DAYS, options.lp, &on_day, &on_game)
         .context("solving the Murder Plan matrix games")?;
     bar.finish_and_clear();
     let solved_at = Instant::now();
@@ -80,6 +80,16 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
             stats.lps,
             average_cells,
             stats.distinct_games - stats.lps
+        ),
+        format!(
+            "LP back end {}, fallbacks to HiGHS {}, avg {:.1} us per distinct game solved",
+            stats.backend.name(),
+            stats.fallbacks,
+            if stats.distinct_games > 0 {
+                stats.solve_time.as_secs_f64() * 1e6 / stats.distinct_games as f64
+            } else {
+                0.0
+            }
         ),
         format!("max certificate gap {:.3e}", stats.max_gap),
         format!(

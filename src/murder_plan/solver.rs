@@ -8,8 +8,9 @@
 //! pair determines the payoff matrix exactly, and hashing it costs a few
 //! hundred floats instead of the ~15 thousand of the expanded matrix. The
 //! distinct games of one day are solved in parallel (rayon, one LP solver
-//! per worker); everything is assembled in state order, so the result does
-//! not depend on the number of threads.
+//! per worker, native or HiGHS by [`LpBackend`], native falling back to
+//! HiGHS game by game); everything is assembled in state order, so the result
+//! does not depend on the number of threads.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
@@ -20,7 +21,7 @@ use gametab_lookup::murder_plan::model::{BrainTarget, State, STATE_COUNT};
 use rayon::prelude::*;
 
 use super::turns::{TurnTable, TurnTables};
-use crate::matrix_game::{self, HighsSolver, PayoffMatrix, SolveError, SolvedGame};
+use crate::matrix_game::{GameSolver, LpBackend, PayoffMatrix, SolveError, SolvedGame};
 
 /// 256-bit digest of what determines a payoff matrix.
 pub type GameDigest = [u8; 32];
@@ -59,6 +60,11 @@ pub struct SolveStats {
     pub reduced_cells: usize,
     /// Largest certificate gap of any stored pair.
     pub max_gap: f64,
+    /// The LP back end used.
+    pub backend: LpBackend,
+    /// Games where the native solver failed or did not certify and HiGHS
+    /// solved them instead.
+    pub fallbacks: usize,
     /// Time spent on brain choices and game digests.
     pub digest_time: Duration,
     /// Time spent building, reducing, solving and certifying games.
@@ -152,19 +158,22 @@ struct PendingGame<'a> {
 
 /// Solve the game for every days_left up to `max_days`.
 ///
-/// `on_day(d, distinct games of the day)` is called before each day's solve
-/// and `on_game()` after each game, for progress reporting.
+/// `backend` solves the reduced games (native falls back to HiGHS per
+/// game). `on_day(d, distinct games of the day)` is called before each day's
+/// solve and `on_game()` after each game, for progress reporting.
 ///
 /// # Errors
 /// A game whose LP fails or does not certify within the tolerance.
 pub fn solve(
     max_days: u8,
+    backend: LpBackend,
     on_day: &(dyn Fn(u8, usize) + Sync),
     on_game: &(dyn Fn() + Sync),
 ) -> Result<Solution, SolveError> {
     let turns = TurnTables::new();
     let mut stats = SolveStats {
         games_per_day: vec![0],
+        backend,
         ..SolveStats::default()
     };
     let mut values = vec![terminal_values()];
@@ -201,24 +210,28 @@ pub fn solve(
 
         let started = Instant::now();
         on_day(d, pending.len());
-        let solved: Vec<SolvedGame> = pending
+        let solved: Vec<(SolvedGame, bool)> = pending
             .par_iter()
-            .map_init(HighsSolver::new, |solver, game| {
-                let matrix = payoff_matrix(game.table, &game.values);
-                let result = matrix_game::solve(&matrix, solver);
-                on_game();
-                result
-            })
+            .map_init(
+                || GameSolver::new(backend),
+                |solver, game| {
+                    let matrix = payoff_matrix(game.table, &game.values);
+                    let result = solver.solve(&matrix);
+                    on_game();
+                    result
+                },
+            )
             .collect::<Result<_, _>>()?;
         stats.solve_time += started.elapsed();
-        for game in &solved {
+        for (game, fallback) in &solved {
+            stats.fallbacks += usize::from(*fallback);
             if game.used_lp {
                 stats.lps += 1;
                 stats.reduced_cells += game.reduced_rows * game.reduced_cols;
             }
             stats.max_gap = stats.max_gap.max(game.certificate.gap());
         }
-        games.extend(solved);
+        games.extend(solved.into_iter().map(|(game, _)| game));
 
         let mut day_values = values[usize::from(d) - 1].clone();
         let mut day_gaps = vec![0.0; STATE_COUNT];
