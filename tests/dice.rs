@@ -267,31 +267,6 @@ fn damaged_or_foreign_files_are_errors() {
     ));
 }
 
-#[test]
-fn every_column_is_documented_in_the_tables_readme() {
-    let readme =
-        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/README.md")).unwrap();
-    let section = readme
-        .split("## Liar's Dice")
-        .nth(1)
-        .expect("a Liar's Dice section");
-    for schema in ALL {
-        assert!(
-            section.contains(schema.file),
-            "{} undocumented",
-            schema.file
-        );
-        for column in schema.columns {
-            assert!(
-                section.contains(&format!("`{}`", column.name)),
-                "{}.{} undocumented",
-                schema.name,
-                column.name
-            );
-        }
-    }
-}
-
 fn gametab(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_gametab"))
         .args(args)
