@@ -92,7 +92,9 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
         });
     }
     writer.write_manifest(started.elapsed().as_secs_f64())?;
-    gametab_lookup::Tables::open(&staging).context("verifying the new tables before publishing")?;
+    gametab_lookup::Tables::open(&staging)
+        .and_then(|tables| tables.load_all())
+        .context("verifying the new tables before publishing")?;
     publish(&staging, &options.out, &writer)?;
     Ok(reports)
 }

@@ -12,6 +12,8 @@ use gametab::murder_plan::layers::Layers;
 use gametab::murder_plan::solver::{self, Solution};
 use gametab::murder_plan::tables;
 use gametab::output::TableWriter;
+use gametab::pipeline::BuildOptions;
+use gametab_lookup::dice::{DiceGrid, Reliability};
 use gametab_lookup::io::{read_parquet, write_parquet, Column};
 use gametab_lookup::murder_plan::model::State;
 use gametab_lookup::murder_plan::{schema, BrainTarget, Offset};
@@ -227,6 +229,89 @@ fn missing_digest_manifest_and_foreign_files_are_named() {
         Tables::from_files(&truncated),
         Err(Error::CorruptTable { .. })
     ));
+}
+
+/// A table set with every game: the Murder Plan fixture's tables, Liar's Dice
+/// on a small grid, a slice of the Cluedo family and the Werewolf table, under
+/// one manifest.
+/// Also returns how many of the Cluedo configurations have a consistent deal.
+fn every_game() -> (BTreeMap<String, Bytes>, usize) {
+    static FILES: OnceLock<(BTreeMap<String, Bytes>, usize)> = OnceLock::new();
+    FILES
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let mut writer = TableWriter::new(dir.path()).unwrap();
+            let solution = &fixture().solution;
+            for data in tables::all(solution, &Layers::enumerate(&solution.turns, 8)) {
+                writer.write(&data).unwrap();
+            }
+            let grid = DiceGrid {
+                max_total_dice: 4,
+                max_my_dice: 2,
+                max_bidder_dice: 2,
+                reliabilities: vec![Reliability::new(1.0).unwrap()],
+                min_players: 2,
+                max_players: 2,
+                dice_per_player: 2,
+            };
+            gametab::dice::build_tables_on(&grid, &mut writer).unwrap();
+            let family = &gametab::cluedo::family()[..200];
+            writer.write(&gametab::cluedo::table(family)).unwrap();
+            let solvable = family.iter().filter(|c| c.solve().is_ok()).count();
+            let options = BuildOptions {
+                out: dir.path().to_path_buf(),
+                threads: 1,
+                progress: false,
+                lp: LpBackend::Native,
+            };
+            gametab::werewolf::build_tables(&options, &mut writer).unwrap();
+            writer.write_manifest(0.0).unwrap();
+            (files(dir.path()), solvable)
+        })
+        .clone()
+}
+
+#[test]
+fn other_games_load_on_first_use_against_the_manifest() {
+    let (good, solvable) = every_game();
+    assert!(solvable > 100);
+    let tables = Tables::from_files(&good).unwrap();
+    tables.load_all().unwrap();
+    let dice = tables.dice().unwrap();
+    assert_eq!(dice.grid().max_players, 2);
+    assert_eq!(tables.cluedo().unwrap().len(), solvable);
+    assert!(!tables.werewolf().unwrap().is_empty());
+    let manifest = tables.manifest().unwrap();
+    assert_eq!(manifest.files.len(), good.len() - 1);
+
+    // A damaged Liar's Dice file: Murder Plan still opens, dice names the
+    // file, and the other games are unaffected.
+    let dice_file = gametab_lookup::dice::schema::DECISIONS.file;
+    let mut tampered = good.clone();
+    let mut bytes = tampered[dice_file].to_vec();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x01;
+    tampered.insert(dice_file.to_string(), Bytes::from(bytes));
+    let tables = Tables::from_files(&tampered).unwrap();
+    match tables.dice() {
+        Err(Error::DigestMismatch { file, .. }) => assert_eq!(file, dice_file),
+        other => panic!("expected a digest mismatch, got {other:?}"),
+    }
+    assert!(matches!(
+        tables.load_all(),
+        Err(Error::DigestMismatch { .. })
+    ));
+    assert!(tables.cluedo().is_ok() && tables.werewolf().is_ok());
+
+    // A missing Werewolf file is named when the game is first asked for.
+    let mut missing = good.clone();
+    let werewolf_file = gametab_lookup::werewolf::schema::WEREWOLF_EARLY.file;
+    missing.remove(werewolf_file);
+    let tables = Tables::from_files(&missing).unwrap();
+    match tables.werewolf() {
+        Err(Error::MissingFile { path }) => assert_eq!(path, Path::new(werewolf_file)),
+        other => panic!("expected a missing file, got {other:?}"),
+    }
 }
 
 #[test]

@@ -140,7 +140,7 @@ fn written_tables_certify_on_rebuilt_matrices() {
             by_state
                 .entry((d[i] as u8, state.index()))
                 .or_default()
-                .push((labels.map(|l| l[i].clone()), p[i]));
+                .push((labels.map(|l| l[i].to_string()), p[i]));
         }
         by_state
     };

@@ -26,6 +26,7 @@ use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::file::writer::SerializedFileWriter;
 use parquet::schema::types::Type;
 
+pub use crate::column::{Column, Strings};
 use crate::error::{Error, Result};
 use crate::schema::{
     ColumnType, TableSchema, META_GENERATOR, META_PARAM_PREFIX, META_SCHEMA_VERSION, META_TABLE,
@@ -33,60 +34,6 @@ use crate::schema::{
 
 /// Version of the generator written into every file.
 pub const GENERATOR_VERSION: &str = concat!("gametab ", env!("CARGO_PKG_VERSION"));
-
-/// The values of one column.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Column {
-    /// A `bool` column.
-    Bool(Vec<bool>),
-    /// An `int32` column.
-    Int32(Vec<i32>),
-    /// An `int64` column.
-    Int64(Vec<i64>),
-    /// A `double` column.
-    Float64(Vec<f64>),
-    /// A `string` column.
-    Utf8(Vec<String>),
-}
-
-impl Column {
-    /// The logical type of the values.
-    pub fn ty(&self) -> ColumnType {
-        match self {
-            Column::Bool(_) => ColumnType::Bool,
-            Column::Int32(_) => ColumnType::Int32,
-            Column::Int64(_) => ColumnType::Int64,
-            Column::Float64(_) => ColumnType::Float64,
-            Column::Utf8(_) => ColumnType::Utf8,
-        }
-    }
-
-    /// Number of values.
-    pub fn len(&self) -> usize {
-        match self {
-            Column::Bool(v) => v.len(),
-            Column::Int32(v) => v.len(),
-            Column::Int64(v) => v.len(),
-            Column::Float64(v) => v.len(),
-            Column::Utf8(v) => v.len(),
-        }
-    }
-
-    /// Whether the column has no values.
-    pub fn is_empty(&self) -> bool {
-        self.len() == 0
-    }
-
-    fn empty(ty: ColumnType) -> Column {
-        match ty {
-            ColumnType::Bool => Column::Bool(Vec::new()),
-            ColumnType::Int32 => Column::Int32(Vec::new()),
-            ColumnType::Int64 => Column::Int64(Vec::new()),
-            ColumnType::Float64 => Column::Float64(Vec::new()),
-            ColumnType::Utf8 => Column::Utf8(Vec::new()),
-        }
-    }
-}
 
 /// A decoded (or to-be-encoded) table: one [`Column`] per schema column, in
 /// schema order, plus the file's key-value metadata.
@@ -150,7 +97,7 @@ impl TableData {
     }
 
     /// The `string` column called `name`.
-    pub fn strings(&self, name: &str) -> Result<&[String]> {
+    pub fn strings(&self, name: &str) -> Result<&Strings> {
         match self.column(name)? {
             Column::Utf8(v) => Ok(v),
             other => Err(self.type_error(name, other)),
@@ -297,8 +244,10 @@ pub fn write_parquet(data: &TableData) -> Result<Vec<u8>> {
                     w.write_batch(&v[start..end], None, None)
                 }
                 (ColumnWriter::ByteArrayColumnWriter(w), Column::Utf8(v)) => {
-                    let values: Vec<ByteArray> = v[start..end]
+                    let values: Vec<ByteArray> = v
                         .iter()
+                        .skip(start)
+                        .take(end - start)
                         .map(|s| ByteArray::from(s.as_bytes().to_vec()))
                         .collect();
                     w.write_batch(&values, None, None)
@@ -453,6 +402,9 @@ fn read_unguarded(bytes: Bytes, schema: &TableSchema) -> Result<TableData> {
     })
 }
 
+/// How many distinct string values [`read_column`] remembers by address.
+const SEEN_STRINGS: usize = 32;
+
 /// Read exactly `rows` values of one column chunk, appending to `out`.
 fn read_column(reader: ColumnReader, out: &mut Column, rows: usize) -> parquet::errors::Result<()> {
     fn drain<T>(
@@ -489,11 +441,23 @@ fn read_column(reader: ColumnReader, out: &mut Column, rows: usize) -> parquet::
         (ColumnReader::ByteArrayColumnReader(mut r), Column::Utf8(v)) => {
             let mut raw: Vec<ByteArray> = Vec::with_capacity(rows);
             drain(|n, buf| r.read_records(n, None, None, buf), &mut raw, rows)?;
-            for value in raw {
-                let text = String::from_utf8(value.data().to_vec()).map_err(|_| {
+            // Values decoded from a dictionary page share their bytes: while
+            // `raw` is alive, one address and length means one value, so the
+            // code of a value seen before is found without comparing bytes.
+            let mut seen: Vec<(usize, usize, u32)> = Vec::new();
+            for value in &raw {
+                let data = value.data();
+                let id = (data.as_ptr() as usize, data.len());
+                if let Some(&(_, _, code)) = seen.iter().find(|s| (s.0, s.1) == id) {
+                    v.push_code(code);
+                    continue;
+                }
+                let code = v.push_bytes(data).map_err(|_| {
                     parquet::errors::ParquetError::General("string column is not UTF-8".into())
                 })?;
-                v.push(text);
+                if seen.len() < SEEN_STRINGS {
+                    seen.push((id.0, id.1, code));
+                }
             }
             Ok(())
         }

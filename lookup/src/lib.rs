@@ -17,8 +17,15 @@
 //! let sigma = tables.murder_plan.mastermind_strategy(8, start)?;
 //! let played = tables.murder_plan.sample_mastermind(8, start, 0.25)?;
 //! println!("{value:.4}, {} actions in support, plays {:?}", sigma.len(), played.cards());
+//!
+//! // The other games load (and are digest-checked) on first use.
+//! let decisions = tables.dice()?;
+//! println!("Liar's Dice grid: up to {} dice", decisions.grid().max_total_dice);
 //! # Ok::<(), gametab_lookup::Error>(())
 //! ```
+//!
+//! `examples/query.rs` is the same as a program: `cargo run -p
+//! gametab-lookup --example query -- tables`.
 //!
 //! Every table is indexed by a dense key when loaded, so a query is an array
 //! access. Malformed input of any kind (missing, truncated, corrupt, foreign or
@@ -27,10 +34,11 @@
 //!
 //! Layout: [`schema`] and [`io`] define and read the Parquet tables,
 //! [`manifest`] the build manifest, and one module per game holds its model,
-//! its schemas and its queries ([`murder_plan`] first; [`Tables`] gathers
-//! them).
+//! its schemas and its queries ([`murder_plan`], [`dice`], [`cluedo`],
+//! [`werewolf`]; [`Tables`] gathers them).
 
 pub mod cluedo;
+mod column;
 pub mod dice;
 mod error;
 pub mod io;

@@ -1,25 +1,80 @@
 //! [`Tables`]: a whole table directory, loaded and checked.
+//!
+//! Opening a directory reads its `manifest.json` (when present) and loads the
+//! Murder Plan tables at once. The other games load on first use
+//! ([`Tables::dice`], [`Tables::cluedo`], [`Tables::werewolf`]) so a client
+//! that needs one game does not pay for the others; [`Tables::load_all`]
+//! loads and checks everything. Every file, whenever it is read, is checked
+//! against the manifest's BLAKE2b-256 digest.
 
 use std::collections::BTreeMap;
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
 
 use bytes::Bytes;
 
+use crate::cluedo::schema::FEW_CANDIDATES;
+use crate::cluedo::FewCandidatesTable;
+use crate::dice::schema::{BIDDER_POSTERIORS, BID_PROBABILITIES, DECISIONS};
+use crate::dice::DiceTables;
 use crate::error::{Error, Result};
 use crate::io::blake2_hex;
 use crate::manifest::{Manifest, MANIFEST_FILE};
 use crate::murder_plan::{schema as mp_schema, MurderPlanTables};
+use crate::werewolf::schema::WEREWOLF_EARLY;
+use crate::werewolf::EarlyGameTable;
 
-/// Every game's tables from one directory. Each game adds a field here and
-/// its queries in its own module.
+/// Where the files of a table set come from.
+#[derive(Debug, Clone)]
+enum Source {
+    /// A directory on disk.
+    Dir(PathBuf),
+    /// In-memory files keyed by file name.
+    Files(BTreeMap<String, Bytes>),
+}
+
+impl Source {
+    /// The raw bytes of `file`.
+    fn read(&self, file: &str) -> Result<Bytes> {
+        match self {
+            Source::Dir(dir) => read_file(dir, file),
+            Source::Files(files) => files
+                .get(file)
+                .cloned()
+                .ok_or_else(|| Error::MissingFile { path: file.into() }),
+        }
+    }
+
+    /// Where the manifest is (or would be), for error messages.
+    fn manifest_path(&self) -> PathBuf {
+        match self {
+            Source::Dir(dir) => dir.join(MANIFEST_FILE),
+            Source::Files(_) => MANIFEST_FILE.into(),
+        }
+    }
+}
+
+/// Every game's tables from one directory (or one in-memory file set).
+///
+/// The Murder Plan tables are loaded by [`Tables::open`] and
+/// [`Tables::from_files`]; each other game is loaded, checked and kept the
+/// first time its accessor is called.
 #[derive(Debug, Clone)]
 pub struct Tables {
+    source: Source,
+    manifest: Option<Manifest>,
     /// Murder Plan: values, strategies, brain choices, win rates.
     pub murder_plan: MurderPlanTables,
+    dice: OnceLock<DiceTables>,
+    cluedo: OnceLock<FewCandidatesTable>,
+    werewolf: OnceLock<EarlyGameTable>,
 }
 
 /// Read one file of a table directory.
-fn read_file(dir: &Path, file: &str) -> Result<Bytes> {
+///
+/// # Errors
+/// [`Error::MissingFile`] when it does not exist, [`Error::Io`] otherwise.
+pub(crate) fn read_file(dir: &Path, file: &str) -> Result<Bytes> {
     let path = dir.join(file);
     match std::fs::read(&path) {
         Ok(bytes) => Ok(Bytes::from(bytes)),
@@ -28,9 +83,23 @@ fn read_file(dir: &Path, file: &str) -> Result<Bytes> {
     }
 }
 
+/// The value in `cell`, loading it with `load` the first time. A failed load
+/// is returned and not kept, so a later call tries again.
+fn get_or_load<T>(cell: &OnceLock<T>, load: impl FnOnce() -> Result<T>) -> Result<&T> {
+    if let Some(value) = cell.get() {
+        return Ok(value);
+    }
+    let value = load()?;
+    // Another thread may have won the race; either value is the same data.
+    let _ = cell.set(value);
+    cell.get()
+        .ok_or_else(|| Error::Inconsistent("a loaded table vanished from its cell".to_string()))
+}
+
 impl Tables {
-    /// Load the tables in `dir`. When `dir/manifest.json` exists, every
-    /// loaded file's BLAKE2b-256 digest must match it.
+    /// Load the tables in `dir`. When `dir/manifest.json` exists, every file
+    /// read from `dir`, now or by a later accessor, must match its BLAKE2b-256
+    /// digest.
     ///
     /// # Errors
     /// [`Error::MissingFile`], [`Error::Io`], [`Error::BadManifest`],
@@ -38,25 +107,7 @@ impl Tables {
     /// the tables ([`Error::CorruptTable`], [`Error::ForeignTable`],
     /// [`Error::SchemaVersion`], [`Error::BadRow`]).
     pub fn open(dir: impl AsRef<Path>) -> Result<Tables> {
-        let dir = dir.as_ref();
-        let mut files = BTreeMap::new();
-        match read_file(dir, MANIFEST_FILE) {
-            Ok(bytes) => {
-                files.insert(MANIFEST_FILE.to_string(), bytes);
-            }
-            Err(Error::MissingFile { .. }) => {}
-            Err(e) => return Err(e),
-        }
-        for schema in mp_schema::ALL {
-            files.insert(schema.file.to_string(), read_file(dir, schema.file)?);
-        }
-        Tables::from_files(&files).map_err(|e| match e {
-            Error::BadManifest { detail, .. } => Error::BadManifest {
-                path: dir.join(MANIFEST_FILE),
-                detail,
-            },
-            other => other,
-        })
+        Tables::load(Source::Dir(dir.as_ref().to_path_buf()))
     }
 
     /// Load the tables from in-memory files keyed by file name (for tests,
@@ -66,39 +117,135 @@ impl Tables {
     /// # Errors
     /// As [`Tables::open`].
     pub fn from_files(files: &BTreeMap<String, Bytes>) -> Result<Tables> {
-        let manifest = files
-            .get(MANIFEST_FILE)
-            .map(|bytes| {
-                serde_json::from_slice::<Manifest>(bytes).map_err(|e| Error::BadManifest {
-                    path: MANIFEST_FILE.into(),
-                    detail: e.to_string(),
-                })
-            })
-            .transpose()?;
-        let get = |file: &str| -> Result<Bytes> {
-            let bytes = files
-                .get(file)
-                .cloned()
-                .ok_or_else(|| Error::MissingFile { path: file.into() })?;
-            if let Some(manifest) = &manifest {
-                let entry = manifest.entry(file).ok_or_else(|| Error::BadManifest {
-                    path: MANIFEST_FILE.into(),
-                    detail: format!("{file} is not listed"),
-                })?;
-                let found = blake2_hex(&bytes);
-                if found != entry.blake2b_256 {
-                    return Err(Error::DigestMismatch {
-                        file: file.to_string(),
-                        expected: entry.blake2b_256.clone(),
-                        found,
-                    });
-                }
-            }
-            Ok(bytes)
-        };
-        let [a, b, c, d, e] = mp_schema::ALL.map(|s| s.file);
-        let murder_plan =
-            MurderPlanTables::from_bytes([get(a)?, get(b)?, get(c)?, get(d)?, get(e)?])?;
-        Ok(Tables { murder_plan })
+        Tables::load(Source::Files(files.clone()))
     }
+
+    fn load(source: Source) -> Result<Tables> {
+        let manifest = match source.read(MANIFEST_FILE) {
+            Ok(bytes) => Some(serde_json::from_slice::<Manifest>(&bytes).map_err(|e| {
+                Error::BadManifest {
+                    path: source.manifest_path(),
+                    detail: e.to_string(),
+                }
+            })?),
+            Err(Error::MissingFile { .. }) => None,
+            Err(e) => return Err(e),
+        };
+        let [a, b, c, d, e] = mp_schema::ALL.map(|schema| source.read(schema.file));
+        let files = [a?, b?, c?, d?, e?];
+        // Digests on a second thread while the tables decode; a digest
+        // mismatch is the more telling error and wins.
+        let (digests, murder_plan) = std::thread::scope(|scope| {
+            let digests = scope.spawn(|| {
+                mp_schema::ALL
+                    .iter()
+                    .zip(&files)
+                    .try_for_each(|(schema, bytes)| {
+                        check_digest(manifest.as_ref(), &source, schema.file, bytes)
+                    })
+            });
+            let murder_plan = MurderPlanTables::from_bytes(files.clone());
+            let digests = digests.join().unwrap_or_else(|_| {
+                Err(Error::Inconsistent(
+                    "the digest thread panicked".to_string(),
+                ))
+            });
+            (digests, murder_plan)
+        });
+        digests?;
+        Ok(Tables {
+            source,
+            manifest,
+            murder_plan: murder_plan?,
+            dice: OnceLock::new(),
+            cluedo: OnceLock::new(),
+            werewolf: OnceLock::new(),
+        })
+    }
+
+    /// The build manifest, when the table set has one.
+    pub fn manifest(&self) -> Option<&Manifest> {
+        self.manifest.as_ref()
+    }
+
+    /// The bytes of one file of the set, checked against the manifest.
+    fn file(&self, file: &str) -> Result<Bytes> {
+        let bytes = self.source.read(file)?;
+        check_digest(self.manifest.as_ref(), &self.source, file, &bytes)?;
+        Ok(bytes)
+    }
+
+    /// The Liar's Dice tables (loaded on first use).
+    ///
+    /// # Errors
+    /// As [`Tables::open`] for the three files, and
+    /// [`DiceTables::from_bytes`].
+    pub fn dice(&self) -> Result<&DiceTables> {
+        get_or_load(&self.dice, || {
+            DiceTables::from_bytes(
+                self.file(BID_PROBABILITIES.file)?,
+                self.file(BIDDER_POSTERIORS.file)?,
+                self.file(DECISIONS.file)?,
+            )
+        })
+    }
+
+    /// The Cluedo few-candidates table (loaded on first use).
+    ///
+    /// # Errors
+    /// As [`Tables::open`] for the file, and
+    /// [`FewCandidatesTable::from_bytes`].
+    pub fn cluedo(&self) -> Result<&FewCandidatesTable> {
+        get_or_load(&self.cluedo, || {
+            FewCandidatesTable::from_bytes(self.file(FEW_CANDIDATES.file)?)
+        })
+    }
+
+    /// The Werewolf early-game table (loaded on first use).
+    ///
+    /// # Errors
+    /// As [`Tables::open`] for the file, and [`EarlyGameTable::from_bytes`].
+    pub fn werewolf(&self) -> Result<&EarlyGameTable> {
+        get_or_load(&self.werewolf, || {
+            EarlyGameTable::from_bytes(self.file(WEREWOLF_EARLY.file)?)
+        })
+    }
+
+    /// Load every game's tables now (Murder Plan is already loaded), so that
+    /// any problem in the set surfaces at once.
+    ///
+    /// # Errors
+    /// The first error of [`Tables::dice`], [`Tables::cluedo`] or
+    /// [`Tables::werewolf`].
+    pub fn load_all(&self) -> Result<()> {
+        self.dice()?;
+        self.cluedo()?;
+        self.werewolf()?;
+        Ok(())
+    }
+}
+
+/// Check `bytes` of `file` against the manifest, when there is one.
+fn check_digest(
+    manifest: Option<&Manifest>,
+    source: &Source,
+    file: &str,
+    bytes: &[u8],
+) -> Result<()> {
+    let Some(manifest) = manifest else {
+        return Ok(());
+    };
+    let entry = manifest.entry(file).ok_or_else(|| Error::BadManifest {
+        path: source.manifest_path(),
+        detail: format!("{file} is not listed"),
+    })?;
+    let found = blake2_hex(bytes);
+    if found != entry.blake2b_256 {
+        return Err(Error::DigestMismatch {
+            file: file.to_string(),
+            expected: entry.blake2b_256.clone(),
+            found,
+        });
+    }
+    Ok(())
 }

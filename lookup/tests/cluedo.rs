@@ -156,8 +156,8 @@ fn small_table() -> (Vec<FewCandidates>, TableData) {
         }
     }
     columns.extend([
-        Column::Utf8(un),
-        Column::Utf8(ho),
+        Column::Utf8(un.into()),
+        Column::Utf8(ho.into()),
         Column::Int32(ca),
         Column::Int32(cn),
         Column::Int32(ac),

@@ -179,8 +179,8 @@ pub fn table(family: &[FewCandidates]) -> TableData {
     TableData {
         schema: FEW_CANDIDATES,
         columns: vec![
-            Column::Utf8(unknown),
-            Column::Utf8(holders),
+            Column::Utf8(unknown.into()),
+            Column::Utf8(holders.into()),
             Column::Int32(category),
             Column::Int32(candidate),
             Column::Int32(active),

@@ -150,9 +150,9 @@ fn strategy_table<Card: Copy>(
     }
     let mut columns = keys.into_columns();
     columns.extend([
-        Column::Utf8(on_key_person),
-        Column::Utf8(on_brain),
-        Column::Utf8(on_killer),
+        Column::Utf8(on_key_person.into()),
+        Column::Utf8(on_brain.into()),
+        Column::Utf8(on_killer.into()),
         Column::Float64(probability),
     ]);
     table(schema, columns, solution.max_days)
@@ -197,7 +197,7 @@ pub fn brain_choice(solution: &Solution) -> TableData {
         }
     }
     let mut columns = keys.into_columns();
-    columns.extend([Column::Utf8(target), Column::Float64(value)]);
+    columns.extend([Column::Utf8(target.into()), Column::Float64(value)]);
     table(schema::BRAIN_CHOICE, columns, solution.max_days)
 }
 
@@ -231,7 +231,7 @@ pub fn win_rates(solution: &Solution) -> TableData {
         vec![
             Column::Int32(horizon),
             Column::Int32(start_index),
-            Column::Utf8(start),
+            Column::Utf8(start.into()),
             Column::Float64(value),
         ],
         solution.max_days,

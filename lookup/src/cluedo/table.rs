@@ -61,12 +61,17 @@ impl FewCandidatesTable {
     /// [`Error::MissingFile`], [`Error::Io`], or the errors of
     /// [`FewCandidatesTable::from_bytes`].
     pub fn load(dir: &Path) -> Result<FewCandidatesTable> {
-        let path = dir.join(FEW_CANDIDATES.file);
-        if !path.exists() {
-            return Err(Error::MissingFile { path });
-        }
-        let bytes = std::fs::read(&path).map_err(|source| Error::Io { path, source })?;
-        FewCandidatesTable::from_bytes(Bytes::from(bytes))
+        FewCandidatesTable::from_bytes(crate::tables::read_file(dir, FEW_CANDIDATES.file)?)
+    }
+
+    /// Number of configurations in the table.
+    pub fn len(&self) -> usize {
+        self.answers.len()
+    }
+
+    /// Whether the table holds no configuration.
+    pub fn is_empty(&self) -> bool {
+        self.answers.is_empty()
     }
 
     /// Decode the table from in-memory Parquet bytes.

@@ -26,7 +26,7 @@ use super::model::{bid_odds, bidder_posterior, BidQuestion, BidderPosterior, Pos
 use super::schema::{BIDDER_POSTERIORS, BID_PROBABILITIES, DECISIONS};
 use super::types::{Bid, Face, FaceClass, Hand, Reliability, Variant};
 use crate::error::{Error, Result};
-use crate::schema::TableSchema;
+use crate::tables::read_file;
 
 /// Where an answer came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -510,14 +510,6 @@ pub struct DiceTables {
     decisions: DecisionTable,
 }
 
-fn read_file(dir: &Path, schema: &TableSchema) -> Result<Vec<u8>> {
-    let path = dir.join(schema.file);
-    if !path.is_file() {
-        return Err(Error::MissingFile { path });
-    }
-    std::fs::read(&path).map_err(|source| Error::Io { path, source })
-}
-
 impl DiceTables {
     /// Load the three tables from the directory `dir`.
     ///
@@ -526,9 +518,9 @@ impl DiceTables {
     /// [`DiceTables::from_bytes`] for its contents.
     pub fn open(dir: &Path) -> Result<DiceTables> {
         DiceTables::from_bytes(
-            read_file(dir, &BID_PROBABILITIES)?,
-            read_file(dir, &BIDDER_POSTERIORS)?,
-            read_file(dir, &DECISIONS)?,
+            read_file(dir, BID_PROBABILITIES.file)?,
+            read_file(dir, BIDDER_POSTERIORS.file)?,
+            read_file(dir, DECISIONS.file)?,
         )
     }
 

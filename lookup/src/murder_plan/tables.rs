@@ -84,6 +84,24 @@ impl<'a> StateKeyColumns<'a> {
     /// The dense key of row `row`, checking every field's range.
     fn key(&self, row: usize) -> Result<usize> {
         let [d, bx, by, kx, ky, c, h, fm] = self.ints.map(|column| column[row]);
+        // Fast path: every field in range (unsigned compares reject negatives).
+        let in_range = |v: i32, max: i32| (v as u32) <= max as u32;
+        if in_range(d, i32::from(MAX_DAYS))
+            && in_range(bx, 1)
+            && in_range(by, 1)
+            && in_range(kx, 1)
+            && in_range(ky, 1)
+            && in_range(c, 4)
+            && in_range(h, 2)
+            && in_range(fm, 3)
+        {
+            let limited = (usize::from(self.bools[0][row]) * 2 + usize::from(self.bools[1][row]))
+                * 4
+                + fm as usize;
+            let positions = (bx * 2 + by) as usize * 4 + (kx * 2 + ky) as usize;
+            let intrigue = c as usize * 3 + h as usize;
+            return Ok(d as usize * STATE_COUNT + (positions * 15 + intrigue) * 16 + limited);
+        }
         let schema = &self.data.schema;
         let small = |v: i32, max: i32, what: &str| {
             if (0..=max).contains(&v) {
@@ -149,11 +167,15 @@ fn load_supports<Card: Copy>(
 ) -> Result<Supports<Card>> {
     let schema = &data.schema;
     let keys = StateKeyColumns::new(data)?;
-    let labels = [
-        data.strings("card_on_key_person")?,
-        data.strings("card_on_brain")?,
-        data.strings("card_on_killer")?,
-    ];
+    // Parse each distinct label once; rows then map codes to cards.
+    let labels = ["card_on_key_person", "card_on_brain", "card_on_killer"].map(|name| {
+        data.strings(name).map(|column| {
+            let cards: Vec<Option<Card>> = column.dictionary().iter().map(|l| parse(l)).collect();
+            (column, cards)
+        })
+    });
+    let [a, b, c] = labels;
+    let labels = [a?, b?, c?];
     let probability = data.f64s("probability")?;
     let mut start = vec![0u32; KEYS + 1];
     let mut entries = Vec::with_capacity(data.rows());
@@ -173,8 +195,9 @@ fn load_supports<Card: Copy>(
     for row in 0..data.rows() {
         let key = keys.key(row)?;
         let card = |i: usize| {
-            parse(&labels[i][row])
-                .ok_or_else(|| bad_row(schema, row, format!("unknown card {:?}", labels[i][row])))
+            let (column, cards) = &labels[i];
+            cards[column.codes()[row] as usize]
+                .ok_or_else(|| bad_row(schema, row, format!("unknown card {:?}", &column[row])))
         };
         let action = Placement {
             key_person: card(0)?,
@@ -237,7 +260,7 @@ fn load_brain(data: &TableData) -> Result<Vec<(BrainTarget, f64)>> {
                 bad_row(
                     &data.schema,
                     row,
-                    format!("unknown target {:?}", target[row]),
+                    format!("unknown target {:?}", &target[row]),
                 )
             })?;
             Ok((t, value[row]))
@@ -318,21 +341,42 @@ impl MurderPlanTables {
     }
 
     /// Decode the five tables from their file bytes, in [`schema::ALL`]
-    /// order.
+    /// order. The mastermind's strategy table (the largest with the
+    /// protagonists') is decoded and indexed on a second thread meanwhile.
     ///
     /// # Errors
     /// Any decoding error of [`read_parquet`], then those of
-    /// [`MurderPlanTables::from_tables`].
+    /// [`MurderPlanTables::from_tables`]; the first error in
+    /// [`schema::ALL`] order is returned.
     pub fn from_bytes(files: [Bytes; 5]) -> Result<MurderPlanTables> {
-        let [a, b, c, d, e] = files;
-        let [sa, sb, sc, sd, se] = schema::ALL;
-        MurderPlanTables::from_tables([
-            read_parquet(a, &sa)?,
-            read_parquet(b, &sb)?,
-            read_parquet(c, &sc)?,
-            read_parquet(d, &sd)?,
-            read_parquet(e, &se)?,
-        ])
+        let [values, sigma, tau, brain, rates] = files;
+        let [s_values, s_sigma, s_tau, s_brain, s_rates] = schema::ALL;
+        std::thread::scope(|scope| {
+            let mastermind = scope.spawn(move || {
+                load_supports(&read_parquet(sigma, &s_sigma)?, MastermindCard::from_label)
+            });
+            let values = read_parquet(values, &s_values).and_then(|d| load_values(&d));
+            let protagonists = read_parquet(tau, &s_tau)
+                .and_then(|d| load_supports(&d, ProtagonistCard::from_label));
+            let brain = read_parquet(brain, &s_brain).and_then(|d| load_brain(&d));
+            let win_rates = read_parquet(rates, &s_rates).and_then(|d| load_win_rates(&d));
+            let mastermind = mastermind.join().unwrap_or_else(|_| {
+                Err(Error::CorruptTable {
+                    table: s_sigma.name.to_string(),
+                    detail: "the decoding thread panicked".to_string(),
+                })
+            });
+            let (values, gaps, reachable) = values?;
+            Ok(MurderPlanTables {
+                values,
+                gaps,
+                reachable,
+                mastermind: mastermind?,
+                protagonists: protagonists?,
+                brain: brain?,
+                win_rates: win_rates?,
+            })
+        })
     }
 
     /// `V_d(S)`: the probability that the mastermind wins with `days_left`

@@ -10,7 +10,7 @@ use std::path::Path;
 use bytes::Bytes;
 
 use crate::error::{Error, Result};
-use crate::io::{read_parquet, Column, TableData};
+use crate::io::{read_parquet, Column, Strings, TableData};
 
 use super::early::{
     EarlyAnswer, EarlyRole, EarlyRoleAnswer, EarlySituation, EarlyVote, EARLY_FAMILY,
@@ -169,18 +169,7 @@ impl EarlyGameTable {
     /// [`Error::MissingFile`] or [`Error::Io`] when the file cannot be read;
     /// otherwise as [`EarlyGameTable::from_bytes`].
     pub fn load(dir: &Path) -> Result<EarlyGameTable> {
-        let path = dir.join(WEREWOLF_EARLY.file);
-        let bytes = std::fs::read(&path).map_err(|source| {
-            if source.kind() == std::io::ErrorKind::NotFound {
-                Error::MissingFile { path: path.clone() }
-            } else {
-                Error::Io {
-                    path: path.clone(),
-                    source,
-                }
-            }
-        })?;
-        EarlyGameTable::from_bytes(Bytes::from(bytes))
+        EarlyGameTable::from_bytes(crate::tables::read_file(dir, WEREWOLF_EARLY.file)?)
     }
 
     /// Decode the table from the bytes of its file.
@@ -273,7 +262,7 @@ impl EarlyGameTable {
 struct RowReader<'a> {
     ints: [&'a [i32]; 7],
     flags: [&'a [bool]; 5],
-    names: [&'a [String]; 3],
+    names: [&'a Strings; 3],
     wolf_sets: &'a [i64],
     reals: [&'a [f64]; 5],
 }
@@ -331,8 +320,9 @@ impl<'a> RowReader<'a> {
 
     fn situation(&self, row: usize) -> Result<EarlySituation> {
         let vote = |column: usize| {
-            EarlyVote::from_name(&self.names[column][row])
-                .ok_or_else(|| self.bad(row, format!("unknown vote {:?}", self.names[column][row])))
+            EarlyVote::from_name(&self.names[column][row]).ok_or_else(|| {
+                self.bad(row, format!("unknown vote {:?}", &self.names[column][row]))
+            })
         };
         let situation = EarlySituation {
             players: self.count(0, row)?,
@@ -363,7 +353,7 @@ impl<'a> RowReader<'a> {
         let mut roles = Vec::with_capacity(seats.len());
         let mut recommended: [Option<EarlyRole>; 4] = [None; 4];
         for (row, &(role, first, members)) in (start..end).zip(seats) {
-            if self.situation(row)? != situation || self.names[2][row] != role.name() {
+            if self.situation(row)? != situation || &self.names[2][row] != role.name() {
                 return Err(self.bad(row, format!("expected the {role} row of {situation:?}")));
             }
             if self.count(5, row)? != members || self.count(6, row)? != first {
