@@ -8,7 +8,7 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gametab::matrix_game::{self, HighsSolver, LpBackend, MatrixGameSolver, NativeSolver};
+use gametab::matrix_game::{self, HighsSolver, LpBackend, MatrixGameSolver, NativeSolver, Payoffs};
 use gametab::murder_plan::layers::Layers;
 use gametab::murder_plan::solver::{self, payoff_matrix};
 use gametab::murder_plan::tables;
@@ -61,6 +61,21 @@ fn phases(c: &mut Criterion) {
     });
     let mut group = c.benchmark_group("whole solve");
     group.sample_size(10);
+    // The complete Murder Plan build as `gametab build` runs it, minus the
+    // file system: solve D = 8, enumerate the layers, encode the 5 tables.
+    group.bench_function(
+        "murder plan build D=8 (solve, layers, 5 tables encoded)",
+        |b| {
+            b.iter(|| {
+                let solution = solver::solve(8, LpBackend::Native, &|_, _| {}, &|| {}).unwrap();
+                let layers = Layers::enumerate(&solution.turns, 8);
+                tables::all(&solution, &layers)
+                    .iter()
+                    .map(|data| gametab_lookup::io::write_parquet(data).unwrap().len())
+                    .sum::<usize>()
+            })
+        },
+    );
     for backend in [LpBackend::Highs, LpBackend::Native] {
         group.bench_function(format!("solve D=3, {}", backend.name()), |b| {
             b.iter(|| solver::solve(3, backend, &|_, _| {}, &|| {}).unwrap())

@@ -10,11 +10,13 @@
 
 mod highs_solver;
 mod native;
+mod oracle;
 mod polish;
 mod reduce;
 
 pub use highs_solver::HighsSolver;
 pub use native::NativeSolver;
+pub use oracle::solve_from;
 pub use reduce::{reduce, Reduction};
 
 /// A payoff matrix, row-major, payoffs to the row player.
@@ -59,15 +61,53 @@ impl PayoffMatrix {
     pub fn row(&self, r: usize) -> &[f64] {
         &self.payoffs[r * self.cols..(r + 1) * self.cols]
     }
+}
+
+/// Read access to the payoffs of a game, for solvers that look at only some
+/// entries (the double oracle): a [`PayoffMatrix`], or a game whose entries
+/// are computed on demand.
+pub trait Payoffs {
+    /// Number of row-player actions.
+    fn rows(&self) -> usize;
+
+    /// Number of column-player actions.
+    fn cols(&self) -> usize;
+
+    /// The payoff of row `r` against column `c`.
+    fn at(&self, r: usize, c: usize) -> f64;
 
     /// The sub-matrix of the given rows and columns, in the given order.
-    pub fn select(&self, rows: &[usize], cols: &[usize]) -> PayoffMatrix {
+    fn select(&self, rows: &[usize], cols: &[usize]) -> PayoffMatrix {
         let mut payoffs = Vec::with_capacity(rows.len() * cols.len());
         for &r in rows {
-            let row = self.row(r);
-            payoffs.extend(cols.iter().map(|&c| row[c]));
+            payoffs.extend(cols.iter().map(|&c| self.at(r, c)));
         }
         PayoffMatrix::new(rows.len(), cols.len(), payoffs)
+    }
+
+    /// The whole matrix.
+    fn to_matrix(&self) -> PayoffMatrix {
+        let rows: Vec<usize> = (0..self.rows()).collect();
+        let cols: Vec<usize> = (0..self.cols()).collect();
+        self.select(&rows, &cols)
+    }
+}
+
+impl Payoffs for PayoffMatrix {
+    fn rows(&self) -> usize {
+        self.rows
+    }
+
+    fn cols(&self) -> usize {
+        self.cols
+    }
+
+    fn at(&self, r: usize, c: usize) -> f64 {
+        self.payoffs[r * self.cols + c]
+    }
+
+    fn to_matrix(&self) -> PayoffMatrix {
+        self.clone()
     }
 }
 
@@ -149,25 +189,45 @@ impl Certificate {
     }
 }
 
-/// Certify `pair` on `game`, computing in the order rows then columns so the
-/// result is bit-for-bit reproducible.
-pub fn certify(game: &PayoffMatrix, pair: &StrategyPair) -> Certificate {
-    let mut column_payoffs = vec![0.0; game.cols()];
-    let mut upper = f64::NEG_INFINITY;
-    for r in 0..game.rows() {
-        let row = game.row(r);
-        let p = pair.row[r];
-        let mut against_tau = 0.0;
-        for (c, &m) in row.iter().enumerate() {
+/// Payoffs of every row against the column strategy (`M tau`) and of every
+/// column against the row strategy (`sigma^T M`), summed in a fixed order so
+/// the result is bit-for-bit reproducible.
+pub fn responses(game: &PayoffMatrix, pair: &StrategyPair) -> (Vec<f64>, Vec<f64>) {
+    let mut against_row = vec![0.0; game.cols()];
+    let against_col = (0..game.rows())
+        .map(|r| {
+            let row = game.row(r);
+            let p = pair.row[r];
             if p != 0.0 {
-                column_payoffs[c] += p * m;
+                for (acc, &m) in against_row.iter_mut().zip(row) {
+                    *acc += p * m;
+                }
             }
-            against_tau += m * pair.col[c];
+            row.iter()
+                .zip(&pair.col)
+                .fold(0.0, |acc, (&m, &q)| acc + m * q)
+        })
+        .collect();
+    (against_col, against_row)
+}
+
+impl Certificate {
+    /// The certificate given both sides' [`responses`].
+    pub fn from_responses(row_payoffs: &[f64], col_payoffs: &[f64]) -> Certificate {
+        Certificate {
+            lower: col_payoffs.iter().copied().fold(f64::INFINITY, f64::min),
+            upper: row_payoffs
+                .iter()
+                .copied()
+                .fold(f64::NEG_INFINITY, f64::max),
         }
-        upper = upper.max(against_tau);
     }
-    let lower = column_payoffs.iter().copied().fold(f64::INFINITY, f64::min);
-    Certificate { lower, upper }
+}
+
+/// Certify `pair` on `game` (see [`Certificate`]).
+pub fn certify(game: &PayoffMatrix, pair: &StrategyPair) -> Certificate {
+    let (row_payoffs, col_payoffs) = responses(game, pair);
+    Certificate::from_responses(&row_payoffs, &col_payoffs)
 }
 
 /// A solved matrix game with its certificate and how it was solved.
@@ -290,6 +350,34 @@ impl GameSolver {
                 Ok(solved) => Ok((solved, false)),
                 Err(_) => Ok((solve(game, &mut self.highs)?, true)),
             },
+        }
+    }
+}
+
+impl GameSolver {
+    /// Solve `game` by double oracle from the guessed supports (see
+    /// [`solve_from`]), with the chosen back end for the sub-games; when that
+    /// fails to certify, solve the whole game as [`GameSolver::solve`] does.
+    /// The flags: the double oracle failed, HiGHS replaced the native answer.
+    ///
+    /// # Errors
+    /// As [`GameSolver::solve`].
+    pub fn solve_from(
+        &mut self,
+        game: &impl Payoffs,
+        rows: &[usize],
+        cols: &[usize],
+    ) -> Result<(SolvedGame, bool, bool), SolveError> {
+        let guessed = match self.backend {
+            LpBackend::Highs => solve_from(game, &mut self.highs, rows, cols),
+            LpBackend::Native => solve_from(game, &mut self.native, rows, cols),
+        };
+        match guessed {
+            Ok(solved) => Ok((solved, false, false)),
+            Err(_) => {
+                let (solved, fallback) = self.solve(&game.to_matrix())?;
+                Ok((solved, true, fallback))
+            }
         }
     }
 }

@@ -82,8 +82,9 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
             stats.distinct_games - stats.lps
         ),
         format!(
-            "LP back end {}, fallbacks to HiGHS {}, avg {:.1} us per distinct game solved",
+            "LP back end {}, double-oracle games solved whole {}, fallbacks to HiGHS {}, avg {:.1} us per distinct game solved",
             stats.backend.name(),
+            stats.oracle_fallbacks,
             stats.fallbacks,
             if stats.distinct_games > 0 {
                 stats.solve_time.as_secs_f64() * 1e6 / stats.distinct_games as f64

@@ -21,7 +21,7 @@ use gametab_lookup::murder_plan::model::{BrainTarget, State, STATE_COUNT};
 use rayon::prelude::*;
 
 use super::turns::{TurnTable, TurnTables};
-use crate::matrix_game::{GameSolver, LpBackend, PayoffMatrix, SolveError, SolvedGame};
+use crate::matrix_game::{GameSolver, LpBackend, PayoffMatrix, Payoffs, SolveError, SolvedGame};
 
 /// 256-bit digest of what determines a payoff matrix.
 pub type GameDigest = [u8; 32];
@@ -65,6 +65,9 @@ pub struct SolveStats {
     /// Games where the native solver failed or did not certify and HiGHS
     /// solved them instead.
     pub fallbacks: usize,
+    /// Games with a guess (a previous day) that the double oracle did not
+    /// settle, solved whole (reduction and LP) instead.
+    pub oracle_fallbacks: usize,
     /// Time spent on brain choices and game digests.
     pub digest_time: Duration,
     /// Time spent building, reducing, solving and certifying games.
@@ -150,10 +153,41 @@ pub fn payoff_matrix(table: &TurnTable, values: &[f64]) -> PayoffMatrix {
     PayoffMatrix::new(table.rows(), table.cols(), payoffs)
 }
 
-/// A game waiting to be solved: its inventory table and outcome values.
+/// A game read straight from its turn table and outcome values, without
+/// expanding the matrix: what the double oracle looks at.
+struct OutcomeGame<'a> {
+    table: &'a TurnTable,
+    values: &'a [f64],
+}
+
+impl Payoffs for OutcomeGame<'_> {
+    fn rows(&self) -> usize {
+        self.table.rows()
+    }
+
+    fn cols(&self) -> usize {
+        self.table.cols()
+    }
+
+    fn at(&self, r: usize, c: usize) -> f64 {
+        self.values[usize::from(self.table.outcome_of[r * self.table.cols() + c])]
+    }
+}
+
+/// A game waiting to be solved: its inventory table, outcome values, and
+/// the game its first state played one day earlier, whose supports are the
+/// double oracle's first guess.
 struct PendingGame<'a> {
     table: &'a TurnTable,
     values: Vec<f64>,
+    previous: Option<usize>,
+}
+
+/// The indices of the actions played with positive probability.
+fn support(probabilities: &[f64]) -> Vec<usize> {
+    (0..probabilities.len())
+        .filter(|&i| probabilities[i] > 0.0)
+        .collect()
 }
 
 /// Solve the game for every days_left up to `max_days`.
@@ -194,10 +228,12 @@ pub fn solve(
             let outcome_values = outcome_values(table, state, &choices);
             let key = digest(table, &outcome_values);
             let next_index = games.len() + pending.len();
+            let previous = game_refs[usize::from(d) - 1][state.index()].map(|r: GameRef| r.game);
             let game = *known.entry(key).or_insert_with(|| {
                 pending.push(PendingGame {
                     table,
                     values: outcome_values,
+                    previous,
                 });
                 next_index
             });
@@ -210,20 +246,33 @@ pub fn solve(
 
         let started = Instant::now();
         on_day(d, pending.len());
-        let solved: Vec<(SolvedGame, bool)> = pending
+        let solved: Vec<(SolvedGame, bool, bool)> = pending
             .par_iter()
             .map_init(
                 || GameSolver::new(backend),
                 |solver, game| {
-                    let matrix = payoff_matrix(game.table, &game.values);
-                    let result = solver.solve(&matrix);
+                    let result = match game.previous {
+                        Some(previous) => {
+                            let strategies = &games[previous].strategies;
+                            let (rows, cols) = (support(&strategies.row), support(&strategies.col));
+                            let lazy = OutcomeGame {
+                                table: game.table,
+                                values: &game.values,
+                            };
+                            solver.solve_from(&lazy, &rows, &cols)
+                        }
+                        None => solver
+                            .solve(&payoff_matrix(game.table, &game.values))
+                            .map(|(game, fallback)| (game, false, fallback)),
+                    };
                     on_game();
                     result
                 },
             )
             .collect::<Result<_, _>>()?;
         stats.solve_time += started.elapsed();
-        for (game, fallback) in &solved {
+        for (game, full_solve, fallback) in &solved {
+            stats.oracle_fallbacks += usize::from(*full_solve);
             stats.fallbacks += usize::from(*fallback);
             if game.used_lp {
                 stats.lps += 1;
@@ -231,7 +280,7 @@ pub fn solve(
             }
             stats.max_gap = stats.max_gap.max(game.certificate.gap());
         }
-        games.extend(solved.into_iter().map(|(game, _)| game));
+        games.extend(solved.into_iter().map(|(game, _, _)| game));
 
         let mut day_values = values[usize::from(d) - 1].clone();
         let mut day_gaps = vec![0.0; STATE_COUNT];
