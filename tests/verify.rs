@@ -381,6 +381,25 @@ fn an_interrupted_build_leaves_the_previous_set_untouched() {
         Tables::open(&dir).expect("the previous set still loads");
     }
     assert!(run_verify(&dir).is_ok());
+    // A complete build then replaces the set as a whole (the leftover
+    // staging directory is cleared) and keeps the README.
+    std::fs::write(dir.join("README.md"), "documentation").unwrap();
+    let build = Command::new(env!("CARGO_BIN_EXE_gametab"))
+        .args(["build", "--quiet", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(build.status.success(), "{build:?}");
+    let mut after = files_of(&dir);
+    let readme = after
+        .iter()
+        .position(|(name, _)| name == "README.md")
+        .unwrap();
+    assert_eq!(after.remove(readme).1, b"documentation");
+    assert_eq!(after.len(), before.len());
+    assert!(run_verify(&dir).is_ok());
+    let siblings: Vec<_> = std::fs::read_dir(parent.path()).unwrap().collect();
+    assert_eq!(siblings.len(), 1, "staging or previous set left behind");
 }
 
 /// Every file of a directory with its bytes, sorted by name.
