@@ -417,3 +417,23 @@ fn files_of(dir: &Path) -> Vec<(String, Vec<u8>)> {
     files.sort();
     files
 }
+
+#[test]
+fn missing_and_extra_files_are_named() {
+    let (_keep, dir) = fresh_copy();
+    let missing = werewolf::schema::WEREWOLF_EARLY.file;
+    std::fs::remove_file(dir.join(missing)).unwrap();
+    std::fs::write(dir.join("stray.parquet"), b"PAR1").unwrap();
+    let report = run_verify(&dir);
+    let found = findings_of(&report, missing);
+    assert!(found.iter().any(|f| f.column == "file"), "{report}");
+    let listing = findings_of(&report, MANIFEST_FILE);
+    assert!(
+        listing
+            .iter()
+            .any(|f| f.column == "files" && f.found == "stray.parquet"),
+        "{report}"
+    );
+    // Everything else still verifies.
+    assert_eq!(report.files.iter().filter(|f| !f.is_ok()).count(), 2);
+}

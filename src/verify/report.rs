@@ -265,3 +265,48 @@ fn cell(column: &Column, row: usize) -> String {
     };
     text.unwrap_or_else(|| "?".to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn findings_print_file_row_key_column_expected_found() {
+        let mut check = TableCheck::new("t.parquet");
+        check.float(3, || "k=1".into(), "p", 0.5, 0.5 + 1e-13, 1e-12);
+        assert!(check.is_ok());
+        assert_eq!(check.max_error, (0.5 + 1e-13) - 0.5);
+        check.float(4, || "k=2".into(), "p", 0.5, 0.6, 1e-12);
+        check.float(5, || "k=3".into(), "p", 0.5, f64::NAN, 1e-12);
+        check.exact(6, || "k=4".into(), "label", "a", "b");
+        check.file_mismatch("blake2b_256", "00", "ff");
+        let lines: Vec<String> = check.findings.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            [
+                "MISMATCH t.parquet row 4 [k=2] p: expected 0.5, found 0.6",
+                "MISMATCH t.parquet row 5 [k=3] p: expected 0.5, found NaN",
+                "MISMATCH t.parquet row 6 [k=4] label: expected a, found b",
+                "MISMATCH t.parquet blake2b_256: expected 00, found ff",
+            ]
+        );
+        for i in 0..2 * MAX_FINDINGS_PER_FILE {
+            check.exact(i, String::new, "c", 0, 1);
+        }
+        assert_eq!(check.findings.len(), MAX_FINDINGS_PER_FILE);
+        assert_eq!(check.mismatches, 4 + 2 * MAX_FINDINGS_PER_FILE);
+        let report = Report {
+            tables: "dir".into(),
+            full: true,
+            sample: 0,
+            seed: 0,
+            files: vec![check],
+        };
+        let text = report.to_string();
+        assert!(text.contains("more mismatches not shown"), "{text}");
+        assert!(
+            text.ends_with("FAILED: 204 mismatches in 1 file(s)"),
+            "{text}"
+        );
+    }
+}

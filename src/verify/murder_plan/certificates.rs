@@ -10,7 +10,7 @@ use gametab_lookup::murder_plan::model::{BrainTarget, LimitedCards, State, STATE
 use gametab_lookup::murder_plan::schema::MAX_DAYS;
 use rayon::prelude::*;
 
-use super::{StateColumns, DAYS, SUM_TOLERANCE, VALUE_TOLERANCE};
+use super::{state_text, StateColumns, DAYS, SUM_TOLERANCE, VALUE_TOLERANCE};
 use crate::matrix_game::{certify, Certificate, PayoffMatrix, StrategyPair, GAP_TOLERANCE};
 use crate::murder_plan::turns::{TurnTable, TurnTables};
 use crate::verify::report::{key_text, TableCheck};
@@ -120,7 +120,7 @@ pub(super) fn check_strategy(
             match &supports[dense] {
                 None => check.mismatch(
                     None,
-                    format!("days_left={d} {state:?}"),
+                    state_text(d, state),
                     "probability",
                     "a support for every non-winning state",
                     "no rows",

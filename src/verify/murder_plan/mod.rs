@@ -103,6 +103,25 @@ impl<'a> StateColumns<'a> {
     }
 }
 
+/// The key columns of (days_left, state) as `name=value` pairs, as
+/// [`key_text`] writes them for a row.
+pub(super) fn state_text(days_left: u8, state: State) -> String {
+    let limited = state.limited;
+    format!(
+        "days_left={days_left} brain_x={} brain_y={} killer_x={} killer_y={} killer_intrigue={} \
+         key_person_intrigue={} diagonal_left={} intrigue2_left={} forbid_movement_left={}",
+        state.brain.first(),
+        state.brain.second(),
+        state.killer.first(),
+        state.killer.second(),
+        state.killer_intrigue,
+        state.key_person_intrigue,
+        limited.diagonal,
+        limited.intrigue_plus_two,
+        limited.forbid_movement
+    )
+}
+
 /// `reachable[d][state]` by a forward enumeration of the layers from the
 /// 16 starts: (d, S) is reachable when S is reached (winning or not) after
 /// t <= 8 - d turns.
