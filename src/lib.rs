@@ -14,4 +14,5 @@ pub mod matrix_game;
 pub mod murder_plan;
 pub mod output;
 pub mod pipeline;
+pub mod verify;
 pub mod werewolf;

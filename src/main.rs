@@ -38,6 +38,8 @@ enum Command {
     Werewolf(gametab::werewolf::cli::WerewolfArgs),
     /// Liar's Dice: odds of a standing bid, the bidder's posterior and advice.
     Dice(gametab::dice::cli::DiceArgs),
+    /// Check a built table directory: manifest, digests, certificates, recomputed rows.
+    Verify(gametab::verify::cli::VerifyArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -94,6 +96,7 @@ fn main() -> ExitCode {
         Command::Cluedo(args) => gametab::cluedo::cli::run(&args),
         Command::Werewolf(args) => gametab::werewolf::cli::run(&args),
         Command::Dice(args) => gametab::dice::cli::run(args),
+        Command::Verify(args) => gametab::verify::cli::run(&args),
     };
     match result {
         Ok(()) => ExitCode::SUCCESS,

@@ -5,12 +5,13 @@
 use std::sync::OnceLock;
 
 use bytes::Bytes;
-use gametab::matrix_game::{certify, LpBackend, StrategyPair, GAP_TOLERANCE};
+use gametab::matrix_game::{LpBackend, GAP_TOLERANCE};
 use gametab::murder_plan::layers::Layers;
-use gametab::murder_plan::solver::{self, payoff_matrix, Solution};
+use gametab::murder_plan::solver::{self, Solution};
 use gametab::murder_plan::tables;
 use gametab::output::TableWriter;
 use gametab::pipeline::BuildOptions;
+use gametab::verify;
 use gametab_lookup::io::{read_parquet, write_parquet};
 use gametab_lookup::murder_plan::model::{Offset, State};
 use gametab_lookup::murder_plan::schema;
@@ -90,7 +91,8 @@ fn values_are_monotone_in_days_left_and_probabilities() {
 }
 
 /// Recompute every game from the written tables alone (the values of the
-/// previous day and the rules) and certify the written strategies on it.
+/// previous day and the rules) and certify the written strategies on it,
+/// with the checks of `gametab verify`.
 #[test]
 fn written_tables_certify_on_rebuilt_matrices() {
     let s = solution();
@@ -99,114 +101,18 @@ fn written_tables_certify_on_rebuilt_matrices() {
         let bytes = Bytes::from(write_parquet(&data).unwrap());
         read_parquet(bytes, &data.schema).unwrap()
     };
-    let values = read(tables::values(s, &layers));
-    let sigma = read(tables::mastermind_strategy(s));
-    let tau = read(tables::protagonists_strategy(s));
-    let value_column = values.f64s("value").unwrap();
-    let stored = |d: u8, st: State| value_column[usize::from(d) * 3840 + st.index()];
-    // Group strategy rows by (days_left, state).
-    let collect = |t: &gametab_lookup::io::TableData| {
-        let mut by_state = std::collections::HashMap::<(u8, usize), Vec<([String; 3], f64)>>::new();
-        let d = t.i32s("days_left").unwrap();
-        let cols: Vec<&[i32]> = [
-            "brain_x",
-            "brain_y",
-            "killer_x",
-            "killer_y",
-            "killer_intrigue",
-            "key_person_intrigue",
-            "forbid_movement_left",
-        ]
-        .iter()
-        .map(|c| t.i32s(c).unwrap())
-        .collect();
-        let diag = t.bools("diagonal_left").unwrap();
-        let int2 = t.bools("intrigue2_left").unwrap();
-        let labels = ["card_on_key_person", "card_on_brain", "card_on_killer"]
-            .map(|c| t.strings(c).unwrap());
-        let p = t.f64s("probability").unwrap();
-        for i in 0..t.rows() {
-            let state = State {
-                brain: offset(cols[0][i] as u8, cols[1][i] as u8),
-                killer: offset(cols[2][i] as u8, cols[3][i] as u8),
-                killer_intrigue: cols[4][i] as u8,
-                key_person_intrigue: cols[5][i] as u8,
-                limited: gametab_lookup::murder_plan::LimitedCards {
-                    diagonal: diag[i],
-                    intrigue_plus_two: int2[i],
-                    forbid_movement: cols[6][i] as u8,
-                },
-            };
-            by_state
-                .entry((d[i] as u8, state.index()))
-                .or_default()
-                .push((labels.map(|l| l[i].to_string()), p[i]));
-        }
-        by_state
-    };
-    let sigma = collect(&sigma);
-    let tau = collect(&tau);
-    let mut checked = 0;
-    for d in 1..=8u8 {
-        for state in State::all().filter(|st| !st.is_win()) {
-            let table = s.turns.get(state.limited);
-            // Continuation values from the stored previous-day values only.
-            let outcome_values: Vec<f64> = table
-                .outcomes
-                .iter()
-                .map(|o| {
-                    let post = o.apply(state);
-                    gametab_lookup::murder_plan::BrainTarget::legal(post)
-                        .map(|t| {
-                            let next = t.apply(post);
-                            if next.is_win() {
-                                1.0
-                            } else {
-                                stored(d - 1, next)
-                            }
-                        })
-                        .fold(f64::NEG_INFINITY, f64::max)
-                })
-                .collect();
-            let matrix = payoff_matrix(table, &outcome_values);
-            let mut pair = StrategyPair {
-                row: vec![0.0; table.rows()],
-                col: vec![0.0; table.cols()],
-            };
-            for (labels, p) in &sigma[&(d, state.index())] {
-                let i = table
-                    .mastermind
-                    .iter()
-                    .position(|a| {
-                        a.cards().map(|c| c.label()) == [&labels[0][..], &labels[1], &labels[2]]
-                    })
-                    .expect("a legal action");
-                pair.row[i] = *p;
-            }
-            for (labels, p) in &tau[&(d, state.index())] {
-                let i = table
-                    .protagonists
-                    .iter()
-                    .position(|a| {
-                        a.cards().map(|c| c.label()) == [&labels[0][..], &labels[1], &labels[2]]
-                    })
-                    .expect("a legal action");
-                pair.col[i] = *p;
-            }
-            assert!((pair.row.iter().sum::<f64>() - 1.0).abs() < 1e-12);
-            assert!((pair.col.iter().sum::<f64>() - 1.0).abs() < 1e-12);
-            let certificate = certify(&matrix, &pair);
-            assert!(
-                certificate.gap() <= GAP_TOLERANCE,
-                "d={d} {state:?}: gap {}",
-                certificate.gap()
-            );
-            let v = stored(d, state);
-            assert!(certificate.lower - 1e-12 <= v && v <= certificate.upper + 1e-12);
-            checked += 1;
-        }
+    let tables: Vec<_> = tables::all(s, &layers).into_iter().map(read).collect();
+    let tables: [_; 5] = tables.try_into().expect("five tables");
+    let checks = verify::murder_plan::check(tables.each_ref().map(Some));
+    for check in &checks.files {
+        assert!(check.is_ok(), "{:?}", check.findings);
+        assert_eq!(check.rows_checked, check.rows_total, "{}", check.file);
     }
-    assert_eq!(checked, 8 * 2816);
+    assert_eq!(checks.games_certified, 8 * 2816);
+    assert!(checks.max_gap <= GAP_TOLERANCE);
+    // The mirror images sum their certificates in another order.
+    let tolerance = verify::murder_plan::VALUE_TOLERANCE;
+    assert!((checks.max_gap - s.stats.max_gap).abs() <= tolerance);
 }
 
 #[test]

@@ -1,0 +1,59 @@
+//! The `gametab verify` subcommand: arguments, the run, the exit status.
+
+use std::path::PathBuf;
+use std::time::Instant;
+
+use anyhow::{bail, Result};
+use clap::Args;
+
+use super::{verify, Sampling, DEFAULT_SAMPLE, DEFAULT_SEED};
+
+/// Arguments of `gametab verify`.
+#[derive(Debug, Args)]
+pub struct VerifyArgs {
+    /// Table directory written by `gametab build`.
+    #[arg(long, default_value = "tables")]
+    pub tables: PathBuf,
+    /// Rows recomputed per Liar's Dice, Cluedo and Werewolf table.
+    #[arg(long, default_value_t = DEFAULT_SAMPLE, conflicts_with = "full")]
+    pub sample: usize,
+    /// Recompute every row of every table.
+    #[arg(long)]
+    pub full: bool,
+    /// Seed of the sample (the same seed checks the same rows).
+    #[arg(long, default_value_t = DEFAULT_SEED)]
+    pub seed: u64,
+    /// Print the report as JSON instead of text.
+    #[arg(long)]
+    pub json: bool,
+}
+
+/// Verify the tables, print the report, and fail when anything mismatched.
+///
+/// # Errors
+/// When the directory cannot be checked or any check fails (the report is
+/// printed first).
+pub fn run(args: &VerifyArgs) -> Result<()> {
+    let sampling = Sampling {
+        full: args.full,
+        sample: args.sample,
+        seed: args.seed,
+    };
+    let started = Instant::now();
+    let report = verify(&args.tables, &sampling)?;
+    if args.json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        println!("{report}");
+        println!("in {:.3} s", started.elapsed().as_secs_f64());
+    }
+    if !report.is_ok() {
+        let files = report.files.iter().filter(|f| !f.is_ok()).count();
+        bail!(
+            "{} mismatches in {files} file(s) of {}",
+            report.mismatches(),
+            args.tables.display()
+        );
+    }
+    Ok(())
+}

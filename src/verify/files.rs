@@ -1,0 +1,162 @@
+//! The file-level checks of `gametab verify`: `manifest.json` against the
+//! directory (every table file present, none extra, sizes, row counts,
+//! schema versions, table names, parameters and BLAKE2 digests), and the
+//! decoding of every table file against its schema. The decoded tables are
+//! handed on to the per-game checks.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use bytes::Bytes;
+use gametab_lookup::io::{blake2_hex, read_parquet, TableData};
+use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
+use gametab_lookup::schema::TableSchema;
+
+use super::report::TableCheck;
+
+/// Every table a build writes, in build order.
+pub fn known_schemas() -> Vec<TableSchema> {
+    let mut all = gametab_lookup::murder_plan::schema::ALL.to_vec();
+    all.push(gametab_lookup::cluedo::schema::FEW_CANDIDATES);
+    all.push(gametab_lookup::werewolf::schema::WEREWOLF_EARLY);
+    all.extend(gametab_lookup::dice::schema::ALL);
+    all
+}
+
+/// The table files of a directory, read and decoded where possible.
+#[derive(Debug, Default)]
+pub struct LoadedFiles {
+    /// File bytes by file name (files that could be read).
+    pub bytes: BTreeMap<&'static str, Bytes>,
+    /// Decoded tables by file name (files that decoded against their schema).
+    pub tables: BTreeMap<&'static str, TableData>,
+}
+
+impl LoadedFiles {
+    /// The decoded table of `schema`, if it decoded.
+    pub fn table(&self, schema: &TableSchema) -> Option<&TableData> {
+        self.tables.get(schema.file)
+    }
+}
+
+/// Read the manifest; a finding (and `None`) when it is missing or invalid.
+fn read_manifest(dir: &Path, check: &mut TableCheck) -> Option<Manifest> {
+    let path = dir.join(MANIFEST_FILE);
+    let bytes = match std::fs::read(&path) {
+        Ok(bytes) => bytes,
+        Err(e) => {
+            check.file_mismatch("file", "a readable manifest.json", e);
+            return None;
+        }
+    };
+    match serde_json::from_slice::<Manifest>(&bytes) {
+        Ok(manifest) => Some(manifest),
+        Err(e) => {
+            check.file_mismatch("file", "valid manifest JSON", e);
+            None
+        }
+    }
+}
+
+/// Check the manifest's list against the known tables and the directory
+/// listing: every known table listed once, nothing unknown listed, no
+/// unlisted `.parquet` file in the directory.
+fn check_listing(dir: &Path, manifest: &Manifest, check: &mut TableCheck) {
+    let known: BTreeSet<&str> = known_schemas().iter().map(|s| s.file).collect();
+    let mut listed = BTreeSet::new();
+    for entry in &manifest.files {
+        if !listed.insert(entry.file.as_str()) {
+            check.file_mismatch("files", "each file listed once", &entry.file);
+        }
+        if !known.contains(entry.file.as_str()) {
+            check.file_mismatch("files", "only known table files", &entry.file);
+        }
+    }
+    for file in known.difference(&listed) {
+        check.file_mismatch("files", format!("{file} listed"), "not listed");
+    }
+    match std::fs::read_dir(dir) {
+        Ok(entries) => {
+            let mut extra: Vec<String> = entries
+                .filter_map(|e| e.ok())
+                .map(|e| e.file_name().to_string_lossy().into_owned())
+                .filter(|name| name.ends_with(".parquet") && !listed.contains(name.as_str()))
+                .collect();
+            extra.sort();
+            for name in extra {
+                check.file_mismatch("files", "no table file outside the manifest", name);
+            }
+        }
+        Err(e) => check.file_mismatch("files", "a readable directory", e),
+    }
+}
+
+/// Check one table file against its manifest entry and decode it.
+fn check_table_file(
+    dir: &Path,
+    schema: &TableSchema,
+    manifest: Option<&Manifest>,
+    loaded: &mut LoadedFiles,
+) -> TableCheck {
+    let mut check = TableCheck::new(schema.file);
+    let bytes = match std::fs::read(dir.join(schema.file)) {
+        Ok(bytes) => Bytes::from(bytes),
+        Err(e) => {
+            check.file_mismatch("file", "a readable file", e);
+            return check;
+        }
+    };
+    if let Some(entry) = manifest.and_then(|m| m.entry(schema.file)) {
+        check.file_exact("table", entry.table.as_str(), schema.name);
+        check.file_exact("schema_version", entry.schema_version, schema.version);
+        check.file_exact("bytes", entry.bytes, bytes.len() as u64);
+        check.file_exact("blake2b_256", entry.blake2b_256.clone(), blake2_hex(&bytes));
+    }
+    match read_parquet(bytes.clone(), schema) {
+        Ok(data) => {
+            check.rows_total = data.rows();
+            if let Some(entry) = manifest.and_then(|m| m.entry(schema.file)) {
+                check.file_exact("rows", entry.rows, data.rows() as u64);
+            }
+            if let Some(params) = manifest.and_then(|m| m.params.get(schema.name)) {
+                if params != &data.params {
+                    check.file_mismatch(
+                        "params",
+                        format!("{params:?} (manifest)"),
+                        format!("{:?}", data.params),
+                    );
+                }
+            }
+            loaded.tables.insert(schema.file, data);
+        }
+        Err(e) => check.file_mismatch("file", format!("a readable {} table", schema.name), e),
+    }
+    loaded.bytes.insert(schema.file, bytes);
+    check
+}
+
+/// Check the manifest and every table file of `dir`; return the checks (the
+/// manifest's first, then one per known table) and what could be decoded.
+pub fn check_files(dir: &Path) -> (Vec<TableCheck>, LoadedFiles) {
+    let mut manifest_check = TableCheck::new(MANIFEST_FILE);
+    let manifest = read_manifest(dir, &mut manifest_check);
+    if let Some(manifest) = &manifest {
+        check_listing(dir, manifest, &mut manifest_check);
+        manifest_check.notes.push(format!(
+            "{} files listed, generator {}",
+            manifest.files.len(),
+            manifest.generator_version
+        ));
+    }
+    let mut loaded = LoadedFiles::default();
+    let mut checks = vec![manifest_check];
+    for schema in known_schemas() {
+        checks.push(check_table_file(
+            dir,
+            &schema,
+            manifest.as_ref(),
+            &mut loaded,
+        ));
+    }
+    (checks, loaded)
+}

@@ -1,0 +1,186 @@
+//! `scripts/nightly` end to end with a stand-in `gametab` (`GAMETAB_BIN`)
+//! whose build writes a small set quickly: a set the real `gametab verify`
+//! rejects, or a failing build, leaves the current and previous sets
+//! byte-identical and exits non-zero; a set that passes becomes current
+//! with the README carried over and the old set kept in `tables.prev/`; a
+//! run killed between its two publishing renames is repaired by the next.
+
+use std::os::unix::fs::PermissionsExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+/// The stand-in binary: `build` writes a two-file set (or fails with
+/// `FAKE_BUILD=fail`); `verify` is the real one unless `FAKE_VERIFY=ok`.
+const FAKE_GAMETAB: &str = r#"#!/usr/bin/env bash
+set -euo pipefail
+command="$1"
+shift
+case "$command" in
+  build)
+    if [ "${FAKE_BUILD:-}" = fail ]; then echo "fake build failure" >&2; exit 1; fi
+    out=""
+    while [ $# -gt 0 ]; do
+      case "$1" in --out) out="$2"; shift 2 ;; *) shift ;; esac
+    done
+    mkdir -p "$out"
+    echo "new table" >"$out/t.parquet"
+    echo '{}' >"$out/manifest.json"
+    ;;
+  verify)
+    if [ "${FAKE_VERIFY:-}" = ok ]; then exit 0; fi
+    exec "$REAL_GAMETAB" verify "$@"
+    ;;
+  *) exit 2 ;;
+esac
+"#;
+
+struct Root {
+    _dir: tempfile::TempDir,
+    path: PathBuf,
+    fake: PathBuf,
+}
+
+/// A root with a current set (README, manifest, a table) and a previous one.
+fn root() -> Root {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("root");
+    for (sub, files) in [
+        (
+            "tables",
+            &[
+                ("README.md", "docs"),
+                ("manifest.json", "current"),
+                ("t.parquet", "current table"),
+            ][..],
+        ),
+        ("tables.prev", &[("manifest.json", "previous")][..]),
+    ] {
+        std::fs::create_dir_all(path.join(sub)).unwrap();
+        for (name, text) in files {
+            std::fs::write(path.join(sub).join(name), text).unwrap();
+        }
+    }
+    let fake = dir.path().join("fake-gametab");
+    std::fs::write(&fake, FAKE_GAMETAB).unwrap();
+    std::fs::set_permissions(&fake, std::fs::Permissions::from_mode(0o755)).unwrap();
+    Root {
+        _dir: dir,
+        path,
+        fake,
+    }
+}
+
+fn nightly(root: &Root, env: &[(&str, &str)]) -> Output {
+    let script = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/nightly");
+    Command::new("bash")
+        .arg(script)
+        .env("GAMETAB_BIN", &root.fake)
+        .env("GAMETAB_ROOT", &root.path)
+        .env("REAL_GAMETAB", env!("CARGO_BIN_EXE_gametab"))
+        .envs(env.iter().copied())
+        .output()
+        .unwrap()
+}
+
+/// Every file under `dir` (one level of subdirectories) with its contents.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files = Vec::new();
+    for sub in ["tables", "tables.prev"] {
+        let Ok(entries) = std::fs::read_dir(dir.join(sub)) else {
+            continue;
+        };
+        for entry in entries {
+            let entry = entry.unwrap();
+            let name = format!("{sub}/{}", entry.file_name().to_string_lossy());
+            files.push((name, std::fs::read(entry.path()).unwrap()));
+        }
+    }
+    files.sort();
+    files
+}
+
+/// The one log file of the run.
+fn log_of(root: &Root) -> String {
+    let logs: Vec<_> = std::fs::read_dir(root.path.join("logs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    assert_eq!(logs.len(), 1, "{logs:?}");
+    let name = logs[0].file_name().unwrap().to_string_lossy().into_owned();
+    assert!(
+        name.starts_with("nightly-20") && name.ends_with("Z.log"),
+        "{name}"
+    );
+    std::fs::read_to_string(&logs[0]).unwrap()
+}
+
+#[test]
+fn a_failing_verify_leaves_both_sets_untouched() {
+    let root = root();
+    let before = snapshot(&root.path);
+    let out = nightly(&root, &[]);
+    assert!(!out.status.success(), "{out:?}");
+    assert_eq!(snapshot(&root.path), before);
+    let log = log_of(&root);
+    assert!(log.contains("step build: ok"), "{log}");
+    assert!(log.contains("step verify: FAILED"), "{log}");
+    // The real verifier said why, and every line is timestamped.
+    assert!(log.contains("MISMATCH manifest.json"), "{log}");
+    assert!(!log.contains("step publish"), "{log}");
+    assert!(log
+        .lines()
+        .filter(|l| l.contains("step "))
+        .all(|l| l.starts_with("20") && l.as_bytes()[19] == b'Z'));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("verify failed"));
+}
+
+#[test]
+fn a_failing_build_leaves_both_sets_untouched() {
+    let root = root();
+    let before = snapshot(&root.path);
+    let out = nightly(&root, &[("FAKE_BUILD", "fail")]);
+    assert!(!out.status.success());
+    assert_eq!(snapshot(&root.path), before);
+    let log = log_of(&root);
+    assert!(log.contains("fake build failure") && log.contains("step build: FAILED"));
+    assert!(!log.contains("step verify"), "{log}");
+}
+
+#[test]
+fn a_verified_set_becomes_current_and_the_old_one_previous() {
+    let root = root();
+    let out = nightly(&root, &[("FAKE_VERIFY", "ok")]);
+    assert!(out.status.success(), "{out:?}\n{}", log_of(&root));
+    let files = |pairs: &[(&str, &str)]| -> Vec<(String, Vec<u8>)> {
+        pairs
+            .iter()
+            .map(|(n, t)| (n.to_string(), t.as_bytes().to_vec()))
+            .collect()
+    };
+    assert_eq!(
+        snapshot(&root.path),
+        files(&[
+            ("tables.prev/README.md", "docs"),
+            ("tables.prev/manifest.json", "current"),
+            ("tables.prev/t.parquet", "current table"),
+            ("tables/README.md", "docs"),
+            ("tables/manifest.json", "{}\n"),
+            ("tables/t.parquet", "new table\n"),
+        ])
+    );
+    assert!(!root.path.join(".nightly").exists());
+    assert!(log_of(&root).contains("step publish: ok"));
+}
+
+#[test]
+fn a_run_killed_between_the_publishing_renames_is_repaired() {
+    let root = root();
+    std::fs::remove_dir_all(root.path.join("tables.prev")).unwrap();
+    let current = snapshot(&root.path);
+    // Killed after `tables -> tables.prev`, before `new -> tables`.
+    std::fs::rename(root.path.join("tables"), root.path.join("tables.prev")).unwrap();
+    let out = nightly(&root, &[]);
+    assert!(!out.status.success(), "the fake set does not verify");
+    assert_eq!(snapshot(&root.path), current, "restored, then untouched");
+    assert!(log_of(&root).contains("restoring the previous set"));
+}

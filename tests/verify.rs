@@ -1,0 +1,439 @@
+//! `gametab verify` against a real table set: a clean build verifies, and
+//! every kind of damage is named by file, row and column: a changed Murder
+//! Plan value or strategy probability (rewritten with a matching manifest
+//! digest, so only the semantic checks can see it), a truncated file,
+//! swapped files, and a changed Liar's Dice, Cluedo or Werewolf row in the
+//! sample. Also: a build killed midway leaves the previous set in place.
+//!
+//! The set is built once per test binary (through the library, like
+//! `gametab build`) and copied into a fresh directory for each test.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+use std::sync::OnceLock;
+use std::time::{Duration, Instant};
+
+use bytes::Bytes;
+use gametab::matrix_game::LpBackend;
+use gametab::pipeline::{self, BuildOptions};
+use gametab::verify::sample::sample_rows;
+use gametab::verify::{verify, Report, Sampling, DEFAULT_SAMPLE, DEFAULT_SEED};
+use gametab_lookup::io::{blake2_hex, read_parquet, write_parquet, Column, TableData};
+use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
+use gametab_lookup::murder_plan::model::{Offset, State, STATE_COUNT};
+use gametab_lookup::schema::TableSchema;
+use gametab_lookup::{cluedo, dice, murder_plan, werewolf, Tables};
+
+/// The directory of the one table set built for this test binary.
+fn built() -> &'static Path {
+    static BUILT: OnceLock<tempfile::TempDir> = OnceLock::new();
+    BUILT
+        .get_or_init(|| {
+            let dir = tempfile::tempdir().unwrap();
+            let options = BuildOptions {
+                out: dir.path().join("tables"),
+                threads: 2,
+                progress: false,
+                lp: LpBackend::Native,
+            };
+            pipeline::build(&options).expect("the tables build");
+            dir
+        })
+        .path()
+}
+
+/// A fresh copy of the built set: (its temporary parent, the table dir).
+fn fresh_copy() -> (tempfile::TempDir, PathBuf) {
+    let source = built().join("tables");
+    let parent = tempfile::tempdir().unwrap();
+    let tables = parent.path().join("tables");
+    std::fs::create_dir(&tables).unwrap();
+    for entry in std::fs::read_dir(source).unwrap() {
+        let entry = entry.unwrap();
+        std::fs::copy(entry.path(), tables.join(entry.file_name())).unwrap();
+    }
+    (parent, tables)
+}
+
+fn read_table(dir: &Path, schema: &TableSchema) -> TableData {
+    let bytes = std::fs::read(dir.join(schema.file)).unwrap();
+    read_parquet(Bytes::from(bytes), schema).unwrap()
+}
+
+/// Rewrite a table after `change`, and record the new file in the manifest
+/// (digest, size, rows) so that only a semantic check can notice.
+fn rewrite(dir: &Path, schema: &TableSchema, change: impl FnOnce(&mut TableData)) {
+    let mut data = read_table(dir, schema);
+    change(&mut data);
+    let bytes = write_parquet(&data).unwrap();
+    std::fs::write(dir.join(schema.file), &bytes).unwrap();
+    let path = dir.join(MANIFEST_FILE);
+    let mut manifest: Manifest = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    let entry = manifest
+        .files
+        .iter_mut()
+        .find(|e| e.file == schema.file)
+        .unwrap();
+    entry.blake2b_256 = blake2_hex(&bytes);
+    entry.bytes = bytes.len() as u64;
+    entry.rows = data.rows() as u64;
+    std::fs::write(&path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+}
+
+fn f64_column<'a>(data: &'a mut TableData, name: &str) -> &'a mut Vec<f64> {
+    let i = data.schema.column_index(name).unwrap();
+    match &mut data.columns[i] {
+        Column::Float64(values) => values,
+        other => panic!("{name} is {other:?}"),
+    }
+}
+
+fn run_verify(dir: &Path) -> Report {
+    verify(dir, &Sampling::default()).unwrap()
+}
+
+/// The findings of `file`, asserting there is at least one.
+fn findings_of<'a>(report: &'a Report, file: &str) -> Vec<&'a gametab::verify::Finding> {
+    let found: Vec<_> = report.findings().filter(|f| f.file == file).collect();
+    assert!(!found.is_empty(), "nothing found in {file}:\n{report}");
+    found
+}
+
+fn gametab(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gametab"))
+        .args(args)
+        .output()
+        .unwrap();
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+/// The values-table row of a start state with `days_left` turns left.
+fn start_row(days_left: usize) -> usize {
+    let start = State::start(Offset::new(0, 1).unwrap(), Offset::new(1, 0).unwrap());
+    days_left * STATE_COUNT + start.index()
+}
+
+#[test]
+fn a_clean_set_verifies_and_the_cli_agrees() {
+    let tables = built().join("tables");
+    let report = run_verify(&tables);
+    assert!(report.is_ok(), "{report}");
+    assert_eq!(report.files.len(), 11, "manifest and ten tables");
+    for file in murder_plan::schema::ALL.map(|s| s.file) {
+        let check = report.file(file).unwrap();
+        assert_eq!(check.rows_checked, check.rows_total, "{file}");
+        assert!(check.rows_total > 0);
+    }
+    for schema in [
+        dice::schema::DECISIONS,
+        cluedo::schema::FEW_CANDIDATES,
+        werewolf::schema::WEREWOLF_EARLY,
+    ] {
+        let check = report.file(schema.file).unwrap();
+        assert_eq!(check.rows_checked, DEFAULT_SAMPLE, "{}", schema.file);
+    }
+    let dir = tables.to_str().unwrap();
+    let (ok, out, err) = gametab(&["verify", "--tables", dir]);
+    assert!(ok, "{out}\n{err}");
+    assert!(out.contains("\nOK\n"), "{out}");
+    let (ok, out, err) = gametab(&["verify", "--tables", dir, "--json", "--sample", "10"]);
+    assert!(ok, "{err}");
+    let json: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(json["sample"], 10);
+    assert_eq!(json["files"].as_array().unwrap().len(), 11);
+}
+
+#[test]
+fn a_changed_murder_plan_value_is_named() {
+    let (_keep, dir) = fresh_copy();
+    let row = start_row(3);
+    rewrite(&dir, &murder_plan::schema::VALUES, |data| {
+        f64_column(data, "value")[row] += 1e-6;
+    });
+    // The lookup crate accepts the file: the digest matches, the value is
+    // in range. Only the certificate sees it.
+    Tables::open(&dir).expect("a well-formed file");
+    let report = run_verify(&dir);
+    let found = findings_of(&report, murder_plan::schema::VALUES.file);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.row == Some(row) && f.column == "value"),
+        "{report}"
+    );
+    assert!(found[0].key.contains("days_left=3"), "{}", found[0]);
+    // The binary reports the same line and fails.
+    let (ok, out, _) = gametab(&["verify", "--tables", dir.to_str().unwrap()]);
+    assert!(!ok);
+    let line = format!("MISMATCH murder_plan_values.parquet row {row} ");
+    assert!(out.contains(&line), "{out}");
+}
+
+#[test]
+fn a_changed_strategy_probability_is_named() {
+    let (_keep, dir) = fresh_copy();
+    let schema = murder_plan::schema::MASTERMIND_STRATEGY;
+    let data = read_table(&dir, &schema);
+    // The first support of the horizon-8 start with at least two actions.
+    let days = data.i32s("days_left").unwrap();
+    let start = State::start(Offset::new(0, 1).unwrap(), Offset::new(1, 0).unwrap());
+    let key_of = |row: usize| {
+        let i = |name: &str| data.i32s(name).unwrap()[row];
+        (
+            days[row],
+            i("brain_x"),
+            i("brain_y"),
+            i("killer_x"),
+            i("killer_y"),
+        )
+    };
+    let target = (8, 0, 1, 1, 0);
+    let first = (0..data.rows())
+        .find(|&r| {
+            key_of(r) == target
+                && data.i32s("killer_intrigue").unwrap()[r] == i32::from(start.killer_intrigue)
+                && data.bools("diagonal_left").unwrap()[r]
+                && data.bools("intrigue2_left").unwrap()[r]
+                && data.i32s("forbid_movement_left").unwrap()[r] == 3
+                && data.i32s("key_person_intrigue").unwrap()[r] == 0
+        })
+        .expect("the start's support");
+    assert_eq!(key_of(first + 1), target, "a mixed strategy");
+    // Move probability between two actions: the sum stays 1.
+    rewrite(&dir, &schema, |data| {
+        let p = f64_column(data, "probability");
+        let shift = p[first + 1].min(0.05) / 2.0;
+        p[first] += shift;
+        p[first + 1] -= shift;
+    });
+    Tables::open(&dir).expect("a well-formed file");
+    let report = run_verify(&dir);
+    let found = findings_of(&report, schema.file);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.row == Some(first) && f.column == "probability"),
+        "{report}"
+    );
+    // The protagonists' strategy and the value are fine.
+    assert!(report
+        .findings()
+        .all(|f| f.file == schema.file || f.row != Some(start_row(8))));
+}
+
+#[test]
+fn a_truncated_file_is_named() {
+    let (_keep, dir) = fresh_copy();
+    let file = dir.join(dice::schema::BIDDER_POSTERIORS.file);
+    let bytes = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &bytes[..bytes.len() / 2]).unwrap();
+    let report = run_verify(&dir);
+    let found = findings_of(&report, dice::schema::BIDDER_POSTERIORS.file);
+    assert!(found.iter().any(|f| f.column == "blake2b_256"));
+    assert!(found.iter().any(|f| f.column == "file"), "{report}");
+    let (ok, out, err) = gametab(&["verify", "--tables", dir.to_str().unwrap()]);
+    assert!(!ok && !err.contains("panicked"), "{err}");
+    assert!(
+        out.contains("MISMATCH dice_bidder_posteriors.parquet bytes"),
+        "{out}"
+    );
+}
+
+#[test]
+fn swapped_files_are_named() {
+    let (_keep, dir) = fresh_copy();
+    let swap = |a: &str, b: &str| {
+        let (pa, pb) = (dir.join(a), dir.join(b));
+        let tmp = dir.join("swap.tmp");
+        std::fs::rename(&pa, &tmp).unwrap();
+        std::fs::rename(&pb, &pa).unwrap();
+        std::fs::rename(&tmp, &pb).unwrap();
+    };
+    let sigma = murder_plan::schema::MASTERMIND_STRATEGY.file;
+    let tau = murder_plan::schema::PROTAGONISTS_STRATEGY.file;
+    swap(sigma, tau);
+    swap(
+        dice::schema::DECISIONS.file,
+        werewolf::schema::WEREWOLF_EARLY.file,
+    );
+    let report = run_verify(&dir);
+    for file in [
+        sigma,
+        tau,
+        dice::schema::DECISIONS.file,
+        werewolf::schema::WEREWOLF_EARLY.file,
+    ] {
+        let found = findings_of(&report, file);
+        assert!(found.iter().any(|f| f.column == "blake2b_256"), "{file}");
+        assert!(
+            found
+                .iter()
+                .any(|f| f.column == "file" && f.found.contains("the file holds table")),
+            "{report}"
+        );
+    }
+}
+
+/// The first sampled row of a table under the default sampling.
+fn sampled_row(schema: &TableSchema, rows: usize) -> usize {
+    sample_rows(schema.name, rows, DEFAULT_SAMPLE, DEFAULT_SEED)[0]
+}
+
+#[test]
+fn changed_rows_of_the_engine_games_are_named_when_sampled() {
+    let (_keep, dir) = fresh_copy();
+    let cases = [
+        (dice::schema::DECISIONS, "expected_value"),
+        (dice::schema::BID_PROBABILITIES, "normal_approximation"),
+        (cluedo::schema::FEW_CANDIDATES, "p_heuristic"),
+        (werewolf::schema::WEREWOLF_EARLY, "baseline_p_wolf"),
+    ];
+    let mut rows = Vec::new();
+    for (schema, column) in cases {
+        let row = sampled_row(&schema, read_table(&dir, &schema).rows());
+        rewrite(&dir, &schema, |data| {
+            let values = f64_column(data, column);
+            // Stay inside [0, 1] so the loaders accept the row.
+            values[row] = if values[row] > 0.5 {
+                values[row] - 1e-6
+            } else {
+                values[row] + 1e-6
+            };
+        });
+        rows.push((schema.file, row, column));
+    }
+    let report = run_verify(&dir);
+    assert_eq!(report.mismatches(), rows.len(), "{report}");
+    for (file, row, column) in rows {
+        let found = findings_of(&report, file);
+        assert_eq!(found.len(), 1, "{report}");
+        assert_eq!(
+            (found[0].row, found[0].column.as_str()),
+            (Some(row), column)
+        );
+        assert!(!found[0].key.is_empty());
+    }
+}
+
+#[test]
+fn a_row_outside_the_sample_needs_full() {
+    let (_keep, dir) = fresh_copy();
+    let schema = werewolf::schema::WEREWOLF_EARLY;
+    let rows = read_table(&dir, &schema).rows();
+    let sampled = sample_rows(schema.name, rows, DEFAULT_SAMPLE, DEFAULT_SEED);
+    let row = (0..rows)
+        .find(|r| sampled.binary_search(r).is_err())
+        .unwrap();
+    rewrite(&dir, &schema, |data| {
+        let p = f64_column(data, "published_score");
+        p[row] += 1e-6;
+    });
+    assert!(run_verify(&dir).is_ok(), "the sample does not hold the row");
+    let full = Sampling {
+        full: true,
+        ..Sampling::default()
+    };
+    let report = verify(&dir, &full).unwrap();
+    let found = findings_of(&report, schema.file);
+    assert_eq!(
+        (found[0].row, found[0].column.as_str()),
+        (Some(row), "published_score")
+    );
+}
+
+#[test]
+fn an_interrupted_build_leaves_the_previous_set_untouched() {
+    let (parent, dir) = fresh_copy();
+    let before: Vec<(String, Vec<u8>)> = files_of(&dir);
+    let staging = parent.path().join(".tables.staging");
+    // Kill the build as soon as it has started writing, and again once it
+    // has written a table file into the staging directory.
+    for wait_for_table in [false, true] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gametab"))
+            .args(["build", "--quiet", "--threads", "1", "--out"])
+            .arg(&dir)
+            .spawn()
+            .unwrap();
+        let started = Instant::now();
+        loop {
+            let ready = if wait_for_table {
+                std::fs::read_dir(&staging).is_ok_and(|mut entries| {
+                    entries.any(|e| {
+                        e.is_ok_and(|e| e.file_name().to_string_lossy().ends_with(".parquet"))
+                    })
+                })
+            } else {
+                staging.exists()
+            };
+            if ready || started.elapsed() > Duration::from_secs(300) {
+                break;
+            }
+            assert!(child.try_wait().unwrap().is_none(), "the build ended early");
+            std::thread::sleep(Duration::from_millis(20));
+        }
+        child.kill().unwrap();
+        child.wait().unwrap();
+        assert_eq!(files_of(&dir), before, "the previous set changed");
+        Tables::open(&dir).expect("the previous set still loads");
+    }
+    assert!(run_verify(&dir).is_ok());
+    // A complete build then replaces the set as a whole (the leftover
+    // staging directory is cleared) and keeps the README.
+    std::fs::write(dir.join("README.md"), "documentation").unwrap();
+    let build = Command::new(env!("CARGO_BIN_EXE_gametab"))
+        .args(["build", "--quiet", "--out"])
+        .arg(&dir)
+        .output()
+        .unwrap();
+    assert!(build.status.success(), "{build:?}");
+    let mut after = files_of(&dir);
+    let readme = after
+        .iter()
+        .position(|(name, _)| name == "README.md")
+        .unwrap();
+    assert_eq!(after.remove(readme).1, b"documentation");
+    assert_eq!(after.len(), before.len());
+    assert!(run_verify(&dir).is_ok());
+    let siblings: Vec<_> = std::fs::read_dir(parent.path()).unwrap().collect();
+    assert_eq!(siblings.len(), 1, "staging or previous set left behind");
+}
+
+/// Every file of a directory with its bytes, sorted by name.
+fn files_of(dir: &Path) -> Vec<(String, Vec<u8>)> {
+    let mut files: Vec<_> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| {
+            let e = e.unwrap();
+            (
+                e.file_name().to_string_lossy().into_owned(),
+                std::fs::read(e.path()).unwrap(),
+            )
+        })
+        .collect();
+    files.sort();
+    files
+}
+
+#[test]
+fn missing_and_extra_files_are_named() {
+    let (_keep, dir) = fresh_copy();
+    let missing = werewolf::schema::WEREWOLF_EARLY.file;
+    std::fs::remove_file(dir.join(missing)).unwrap();
+    std::fs::write(dir.join("stray.parquet"), b"PAR1").unwrap();
+    let report = run_verify(&dir);
+    let found = findings_of(&report, missing);
+    assert!(found.iter().any(|f| f.column == "file"), "{report}");
+    let listing = findings_of(&report, MANIFEST_FILE);
+    assert!(
+        listing
+            .iter()
+            .any(|f| f.column == "files" && f.found == "stray.parquet"),
+        "{report}"
+    );
+    // Everything else still verifies.
+    assert_eq!(report.files.iter().filter(|f| !f.is_ok()).count(), 2);
+}
