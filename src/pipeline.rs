@@ -11,6 +11,7 @@ use anyhow::{Context, Result};
 use gametab_lookup::manifest::MANIFEST_FILE;
 
 use crate::output::TableWriter;
+use crate::plots::{WrittenPlot, PLOTS_DIR};
 
 /// Options of a whole build, validated before any work starts.
 #[derive(Debug, Clone)]
@@ -45,19 +46,25 @@ fn staging_dir(out: &Path) -> PathBuf {
     out.with_file_name(format!(".{name}.staging"))
 }
 
-/// Move every file of a verified staging directory into `out`, the manifest
-/// last, then remove the staging directory.
-fn publish(staging: &Path, out: &Path, writer: &TableWriter) -> Result<()> {
-    fs::create_dir_all(out).with_context(|| format!("cannot create {}", out.display()))?;
+/// Move every file of a verified staging directory into `out`, the plots
+/// after the tables and the manifest last, then remove the staging directory.
+fn publish(staging: &Path, out: &Path, writer: &TableWriter, plots: &[WrittenPlot]) -> Result<()> {
+    let plots_dir = out.join(PLOTS_DIR);
+    fs::create_dir_all(&plots_dir)
+        .with_context(|| format!("cannot create {}", plots_dir.display()))?;
     let files = writer
         .written()
         .iter()
         .map(|w| w.file)
+        .chain(plots.iter().map(|p| p.file.as_str()))
         .chain(std::iter::once(MANIFEST_FILE));
     for file in files {
         fs::rename(staging.join(file), out.join(file))
             .with_context(|| format!("cannot move {file} into {}", out.display()))?;
     }
+    let staged_plots = staging.join(PLOTS_DIR);
+    fs::remove_dir(&staged_plots)
+        .with_context(|| format!("cannot remove {}", staged_plots.display()))?;
     fs::remove_dir(staging).with_context(|| format!("cannot remove {}", staging.display()))
 }
 
@@ -93,7 +100,17 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
     }
     writer.write_manifest(started.elapsed().as_secs_f64())?;
     gametab_lookup::Tables::open(&staging).context("verifying the new tables before publishing")?;
-    publish(&staging, &options.out, &writer)?;
+    let start = Instant::now();
+    let plots = crate::plots::write_plots(&staging)?;
+    reports.push(GameReport {
+        game: "plots",
+        elapsed: start.elapsed(),
+        lines: plots
+            .iter()
+            .map(|p| format!("{}: {} bytes", p.file, p.bytes))
+            .collect(),
+    });
+    publish(&staging, &options.out, &writer, &plots)?;
     Ok(reports)
 }
 
