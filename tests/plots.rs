@@ -8,9 +8,9 @@ use std::sync::OnceLock;
 
 use gametab::pipeline::{build, BuildOptions};
 use gametab::plots::{
-    cluedo_exact_vs_heuristic, dice_raw_vs_corrected, murder_plan_win_rate_spread,
-    murder_plan_win_rates, plot_files, write_plots, LegendCorner, LineChart, Series, Stroke,
-    PLOTS_DIR,
+    cluedo_exact_vs_heuristic, cluedo_heuristic_error, dice_raw_vs_corrected,
+    murder_plan_win_rate_spread, murder_plan_win_rates, plot_files, write_plots, LegendCorner,
+    LineChart, Series, Stroke, PLOTS_DIR,
 };
 
 /// A table set (with its plots) built once for every test of this file.
@@ -53,7 +53,7 @@ fn svg_texts(file: &Path) -> Vec<String> {
 #[test]
 fn build_publishes_every_plot_with_title_axes_and_legend() {
     let dir = tables();
-    let expected: [(&str, &[&str]); 4] = [
+    let expected: [(&str, &[&str]); 5] = [
         (
             "plots/murder_plan_win_rates.svg",
             &[
@@ -98,6 +98,16 @@ fn build_publishes_every_plot_with_title_axes_and_legend() {
                 "published heuristic (X, Y and Z alike)",
             ],
         ),
+        (
+            "plots/cluedo_heuristic_error.svg",
+            &[
+                "Cluedo: exact probability per heuristic value, 1,011,580 table rows",
+                "published heuristic's P(candidate in envelope) (%)",
+                "exact = heuristic",
+                "exact: smallest to largest",
+                "exact: mean over the rows",
+            ],
+        ),
     ];
     assert_eq!(
         plot_files(),
@@ -121,7 +131,7 @@ fn build_publishes_every_plot_with_title_axes_and_legend() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(published.len(), 4, "{published:?}");
+    assert_eq!(published.len(), 5, "{published:?}");
 }
 
 #[test]
@@ -206,6 +216,38 @@ fn charts_show_the_table_numbers() {
     // a = 3, b = 2: 13 deals, X in the envelope in 4, Y in 6, Z in 3.
     assert!((y_at(x, 3.0) - 400.0 / 13.0).abs() < 1e-9);
     assert!((y_at(y, 3.0) - 600.0 / 13.0).abs() < 1e-9);
+
+    // Over the whole table: one range bar per heuristic value, each from the
+    // smallest to the largest exact value; where the heuristic is certain
+    // (0 or 1) the exact probability is too, and a third hides a wide range.
+    let error = cluedo_heuristic_error(dir).unwrap();
+    let bars: Vec<&Series> = error
+        .series
+        .iter()
+        .filter(|s| s.stroke == Stroke::Solid)
+        .collect();
+    let mean = series(&error, "exact: mean over the rows");
+    assert_eq!(bars.len(), mean.points.len());
+    for (bar, &(h, m)) in bars.iter().zip(&mean.points) {
+        let (low, high) = (bar.points[0], bar.points[1]);
+        // (the mean of equal values may differ from them in the last bit)
+        assert!(low.0 == h && high.0 == h, "{bar:?}");
+        assert!(low.1 - 1e-9 <= m && m <= high.1 + 1e-9, "{bar:?} mean {m}");
+        if h == 0.0 || h == 100.0 {
+            assert!(
+                low.1 == h && high.1 == h,
+                "heuristic {h} %: exact {low:?}..{high:?}"
+            );
+        }
+    }
+    let third = bars
+        .iter()
+        .find(|b| (b.points[0].0 - 100.0 / 3.0).abs() < 1e-9)
+        .expect("a bar at 1/3");
+    assert!(
+        third.points[0].1 < 10.0 && third.points[1].1 > 70.0,
+        "{third:?}"
+    );
 }
 
 #[test]

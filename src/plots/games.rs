@@ -7,6 +7,7 @@ use std::path::Path;
 
 use anyhow::{bail, ensure, Context, Result};
 use bytes::Bytes;
+use gametab_lookup::cluedo::schema::FEW_CANDIDATES;
 use gametab_lookup::cluedo::{FewCandidates, FewCandidatesTable, Opponents, Source};
 use gametab_lookup::dice::schema::BID_PROBABILITIES;
 use gametab_lookup::io::{read_parquet, TableData};
@@ -60,6 +61,19 @@ fn series(label: Option<String>, points: Vec<(f64, f64)>, color: (u8, u8, u8)) -
         stroke: Stroke::Solid,
         dots: false,
     }
+}
+
+/// `n` with thousands separators (1,011,580).
+fn thousands(n: usize) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, c) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(c);
+    }
+    out
 }
 
 fn read_table(dir: &Path, schema: &gametab_lookup::schema::TableSchema) -> Result<TableData> {
@@ -272,7 +286,7 @@ pub const CLUEDO_B_UNKNOWN: u8 = 2;
 /// B has [`CLUEDO_B_UNKNOWN`] unknown cards and A 1..=6. Exact P(in envelope)
 /// from the few-candidate table against the published heuristic's.
 pub fn cluedo_exact_vs_heuristic(dir: &Path) -> Result<LineChart> {
-    let path = dir.join(gametab_lookup::cluedo::schema::FEW_CANDIDATES.file);
+    let path = dir.join(FEW_CANDIDATES.file);
     let table =
         FewCandidatesTable::load(dir).with_context(|| format!("reading {}", path.display()))?;
     let (a, b, both) = (Opponents(1), Opponents(2), Opponents(3));
@@ -345,5 +359,77 @@ pub fn cluedo_exact_vs_heuristic(dir: &Path) -> Result<LineChart> {
         tick_decimals: (0, 0),
         series: all,
         legend: LegendCorner::UpperRight,
+    })
+}
+
+/// Cluedo over the whole few-candidate table: for every probability the
+/// published heuristic gives, the smallest, mean and largest exact
+/// probability of the table rows (candidates of configurations) it gives it
+/// to, against the diagonal where the two agree.
+pub fn cluedo_heuristic_error(dir: &Path) -> Result<LineChart> {
+    let table = read_table(dir, &FEW_CANDIDATES)?;
+    let exact = table.f64s("p_envelope")?;
+    let heuristic = table.f64s("p_heuristic")?;
+    // Per heuristic value (ordered by the bits of a non-negative double):
+    // smallest, sum and largest exact value, and the row count.
+    let mut groups: std::collections::BTreeMap<u64, (f64, f64, f64, u64)> = Default::default();
+    for (&h, &p) in heuristic.iter().zip(exact) {
+        ensure!(
+            (0.0..=1.0).contains(&h) && (0.0..=1.0).contains(&p),
+            "{}: probability outside [0, 1]",
+            FEW_CANDIDATES.file
+        );
+        let group = groups
+            .entry(h.to_bits())
+            .or_insert((f64::INFINITY, 0.0, f64::NEG_INFINITY, 0));
+        group.0 = group.0.min(p);
+        group.1 += p;
+        group.2 = group.2.max(p);
+        group.3 += 1;
+    }
+    ensure!(!groups.is_empty(), "{} has no rows", FEW_CANDIDATES.file);
+    let mut diagonal = series(
+        Some("exact = heuristic".into()),
+        vec![(0.0, 0.0), (100.0, 100.0)],
+        GREY,
+    );
+    diagonal.stroke = Stroke::Dashed;
+    let mut all = vec![diagonal];
+    for (i, (&h, &(low, _, high, _))) in groups.iter().enumerate() {
+        let x = 100.0 * f64::from_bits(h);
+        let mut range = series(None, vec![(x, 100.0 * low), (x, 100.0 * high)], BLUE);
+        range.opacity = 0.7;
+        range.width = 3;
+        if i == 0 {
+            range.label = Some("exact: smallest to largest".into());
+        }
+        all.push(range);
+    }
+    let mut mean = series(
+        Some("exact: mean over the rows".into()),
+        groups
+            .iter()
+            .map(|(&h, g)| (100.0 * f64::from_bits(h), 100.0 * g.1 / g.3 as f64))
+            .collect(),
+        RED,
+    );
+    mean.stroke = Stroke::Markers;
+    mean.width = 3;
+    all.push(mean);
+    Ok(LineChart {
+        title: format!(
+            "Cluedo: exact probability per heuristic value, {} table rows",
+            thousands(table.rows())
+        ),
+        x_label: "published heuristic's P(candidate in envelope) (%)".into(),
+        y_label: "exact P(candidate in envelope) (%)".into(),
+        // A margin, so the marks at 0 % and 100 % are not cut by the frame.
+        x_range: (-2.0, 102.0),
+        y_range: (-2.0, 102.0),
+        x_ticks: 11,
+        y_ticks: 11,
+        tick_decimals: (0, 0),
+        series: all,
+        legend: LegendCorner::LowerRight,
     })
 }

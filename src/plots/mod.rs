@@ -16,8 +16,8 @@ use anyhow::{Context, Result};
 
 pub use chart::{LegendCorner, LineChart, Series, Stroke};
 pub use games::{
-    cluedo_exact_vs_heuristic, dice_raw_vs_corrected, murder_plan_win_rate_spread,
-    murder_plan_win_rates, DICE_PUBLISHED, PUBLISHED_WIN_RATES,
+    cluedo_exact_vs_heuristic, cluedo_heuristic_error, dice_raw_vs_corrected,
+    murder_plan_win_rate_spread, murder_plan_win_rates, DICE_PUBLISHED, PUBLISHED_WIN_RATES,
 };
 
 /// Subdirectory of a table directory holding the plots.
@@ -27,7 +27,7 @@ pub const PLOTS_DIR: &str = "plots";
 type ChartSource = fn(&Path) -> Result<LineChart>;
 
 /// Every plot of the build: file name inside [`PLOTS_DIR`] and its source.
-const PLOTS: [(&str, ChartSource); 4] = [
+const PLOTS: [(&str, ChartSource); 5] = [
     ("murder_plan_win_rates.svg", murder_plan_win_rates),
     (
         "murder_plan_win_rate_spread.svg",
@@ -35,6 +35,7 @@ const PLOTS: [(&str, ChartSource); 4] = [
     ),
     ("dice_raw_vs_corrected.svg", dice_raw_vs_corrected),
     ("cluedo_exact_vs_heuristic.svg", cluedo_exact_vs_heuristic),
+    ("cluedo_heuristic_error.svg", cluedo_heuristic_error),
 ];
 
 /// The file names of every plot, relative to the table directory
