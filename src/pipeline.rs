@@ -1,7 +1,7 @@
 //! `gametab build`: run every game's table builder into a staging directory,
-//! verify the new set by loading it with the lookup crate, and only then move
-//! it into the output directory (manifest last), so a failed or interrupted
-//! build never replaces good tables with a partial set.
+//! verify the new set by loading it with the lookup crate, draw the plots from
+//! it, and only then move it into the output directory (manifest last), so a
+//! failed or interrupted build never replaces good tables with a partial set.
 
 use std::fs;
 use std::path::{Path, PathBuf};
@@ -26,7 +26,7 @@ pub struct BuildOptions {
     pub lp: crate::matrix_game::LpBackend,
 }
 
-/// One game's contribution to the build summary.
+/// One game's contribution to the build summary (the plots add one too).
 #[derive(Debug, Clone)]
 pub struct GameReport {
     /// Game name.
