@@ -1,6 +1,6 @@
 //! `gametab build`: run every game's table builder into a staging directory,
-//! verify the new set by loading it with the lookup crate, and only then
-//! publish it by swapping the whole directory with the output directory, so
+//! verify the new set by loading it with the lookup crate, draw the plots
+//! from it, and only then publish it by swapping the whole directory with the output directory, so
 //! a failed or interrupted build never replaces good tables with a partial
 //! or mixed set.
 //!
@@ -70,7 +70,10 @@ fn previous_dir(out: &Path) -> PathBuf {
 /// Whether a file in `out` is build output (replaced by every build) rather
 /// than something to carry into the new set.
 fn is_build_output(name: &str) -> bool {
-    name == MANIFEST_FILE || name.ends_with(".parquet") || name.ends_with(".tmp")
+    name == MANIFEST_FILE
+        || name == crate::plots::PLOTS_DIR
+        || name.ends_with(".parquet")
+        || name.ends_with(".tmp")
 }
 
 /// Copy every file of `out` that a build does not write (such as the
@@ -252,6 +255,16 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
     gametab_lookup::Tables::open(&staging)
         .and_then(|tables| tables.load_all())
         .context("verifying the new tables before publishing")?;
+    let start = Instant::now();
+    let plots = crate::plots::write_plots(&staging)?;
+    reports.push(GameReport {
+        game: "plots",
+        elapsed: start.elapsed(),
+        lines: plots
+            .iter()
+            .map(|p| format!("{}: {} bytes", p.file, p.bytes))
+            .collect(),
+    });
     publish(&staging, &options.out)?;
     Ok(reports)
 }

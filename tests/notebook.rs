@@ -1,0 +1,240 @@
+//! The Python path to the tables (`scripts/notebook/`) end to end: a fresh
+//! build through the library, a virtualenv with the pinned
+//! `requirements.txt`, and `explore.py` run against the build, which must
+//! reproduce the published numbers, and fail with a named check when a table
+//! is tampered with. Also checks that the committed `explore.ipynb` is the one
+//! `make_notebook.py` generates from the script.
+//!
+//! Needs `python3` with the `venv` module (`scripts/setup` installs it) and
+//! PyPI; a missing interpreter fails the tests with a message, it never skips
+//! them. The virtualenv lives in `target/tmp/notebook-venv-<hash of
+//! requirements.txt>` and is reused while the requirements do not change.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::sync::OnceLock;
+
+use bytes::Bytes;
+use gametab::pipeline::{build, BuildOptions};
+use gametab_lookup::io::{blake2_hex, read_parquet, write_parquet, Column};
+use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
+use gametab_lookup::murder_plan::schema::WIN_RATES;
+
+const NOTEBOOK_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/notebook");
+
+fn run(command: &mut Command) -> Output {
+    command
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run {command:?}: {e}"))
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+/// `python3`, or a failure that says what to install.
+fn python3() -> &'static str {
+    static CHECKED: OnceLock<()> = OnceLock::new();
+    CHECKED.get_or_init(|| {
+        let found = Command::new("python3").arg("--version").output();
+        assert!(
+            found.as_ref().is_ok_and(|o| o.status.success()),
+            "python3 is not installed, but tests/notebook.rs needs it (with its venv module) \
+             to check scripts/notebook/: run scripts/setup or apt-get install python3 python3-venv"
+        );
+    });
+    "python3"
+}
+
+/// A table set built once for every test of this file.
+fn tables() -> &'static Path {
+    static TABLES: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, tables) = TABLES.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let options = BuildOptions {
+            out: dir.path().join("tables"),
+            threads: 2,
+            progress: false,
+            lp: Default::default(),
+        };
+        build(&options).expect("the tables build");
+        let tables = options.out;
+        (dir, tables)
+    });
+    tables
+}
+
+/// The Python interpreter of a virtualenv holding `requirements.txt`,
+/// created on first use and reused while the requirements are unchanged.
+fn venv_python() -> &'static Path {
+    static PYTHON: OnceLock<PathBuf> = OnceLock::new();
+    PYTHON.get_or_init(|| {
+        let requirements = Path::new(NOTEBOOK_DIR).join("requirements.txt");
+        let pinned = std::fs::read(&requirements).expect("scripts/notebook/requirements.txt");
+        let venv = Path::new(env!("CARGO_TARGET_TMPDIR"))
+            .join(format!("notebook-venv-{}", &blake2_hex(&pinned)[..16]));
+        let python = venv.join("bin").join("python");
+        // Written last: a venv without it was interrupted and is rebuilt.
+        let complete = venv.join("gametab-requirements-installed");
+        if complete.exists() {
+            return python;
+        }
+        if venv.exists() {
+            std::fs::remove_dir_all(&venv).expect("remove an incomplete virtualenv");
+        }
+        let created = run(Command::new(python3()).args(["-m", "venv"]).arg(&venv));
+        assert!(
+            created.status.success(),
+            "python3 -m venv failed (on Debian install python3-venv):\n{}",
+            text(&created.stderr)
+        );
+        let installed = run(Command::new(&python)
+            .args([
+                "-m",
+                "pip",
+                "install",
+                "--disable-pip-version-check",
+                "--no-input",
+            ])
+            .args(["--quiet", "-r"])
+            .arg(&requirements));
+        assert!(
+            installed.status.success(),
+            "pip install -r {} failed:\n{}{}",
+            requirements.display(),
+            text(&installed.stdout),
+            text(&installed.stderr)
+        );
+        std::fs::write(&complete, &pinned).expect("mark the virtualenv complete");
+        python
+    })
+}
+
+/// Run `explore.py` on `dir`: (exit code, stdout, stderr).
+fn explore(dir: &Path) -> (Option<i32>, String, String) {
+    let out = run(Command::new(venv_python())
+        .arg(Path::new(NOTEBOOK_DIR).join("explore.py"))
+        .arg(dir));
+    (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+#[test]
+fn committed_notebook_is_generated_from_the_script() {
+    let out = run(Command::new(python3())
+        .arg(Path::new(NOTEBOOK_DIR).join("make_notebook.py"))
+        .arg("--check"));
+    assert!(
+        out.status.success(),
+        "{}{}",
+        text(&out.stdout),
+        text(&out.stderr)
+    );
+    // The notebook really is the script: every code line appears in it.
+    let notebook = std::fs::read_to_string(Path::new(NOTEBOOK_DIR).join("explore.ipynb")).unwrap();
+    let cells: serde_json::Value = serde_json::from_str(&notebook).unwrap();
+    assert_eq!(cells["nbformat"], 4);
+    let code: String = cells["cells"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|c| c["cell_type"] == "code")
+        .flat_map(|c| c["source"].as_array().unwrap())
+        .map(|line| line.as_str().unwrap())
+        .collect();
+    for needle in ["def check(", "PUBLISHED_WIN_RATES = {", "sys.exit(1)"] {
+        assert!(code.contains(needle), "the notebook lacks {needle:?}");
+    }
+}
+
+#[test]
+fn script_reproduces_the_published_numbers() {
+    let (code, stdout, stderr) = explore(tables());
+    assert_eq!(code, Some(0), "explore.py failed:\n{stdout}\n{stderr}");
+    for line in [
+        "all checks passed: the tables reproduce the published numbers",
+        // Three readers of the key-value metadata agreed and printed it.
+        "gametab.table = murder_plan_win_rates",
+        // The win-rate table side by side with the published one (D = 8).
+        "77.37  77.3694",
+        "76.08  76.0835",
+        "77.16  77.1620",
+        "V_3(x=y=(0,0)) = 0.134346591935461",
+        // The Liar's Dice curve at the published bid, raw vs corrected.
+        "k=1 raw      published 0.2315  table 0.231519",
+        "k=1 rel 2    published 0.4785  table 0.478468",
+        "k=2 rel 0.5  published 0.5201  table 0.520066",
+    ] {
+        assert!(stdout.contains(line), "no {line:?} in:\n{stdout}");
+    }
+    assert!(!stdout.contains("CHECK FAILED"), "{stdout}");
+}
+
+/// Copy `from` to `to`, then replace the D = 8 win rate of the start
+/// x=(0,1), y=(1,0) with `value` and update `manifest.json` to match, so only
+/// the number (not the digest) betrays the change.
+fn tamper_win_rate(from: &Path, to: &Path, value: f64) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), to.join(entry.file_name())).unwrap();
+        }
+    }
+    let path = to.join(WIN_RATES.file);
+    let mut data = read_parquet(Bytes::from(std::fs::read(&path).unwrap()), &WIN_RATES).unwrap();
+    let row = {
+        let horizon = data.i32s("horizon").unwrap();
+        let start = data.i32s("start_index").unwrap();
+        (0..data.rows())
+            .find(|&r| horizon[r] == 8 && start[r] == 6)
+            .unwrap()
+    };
+    let column = WIN_RATES.column_index("value").unwrap();
+    let Column::Float64(values) = &mut data.columns[column] else {
+        panic!("value is a double column")
+    };
+    values[row] = value;
+    let bytes = write_parquet(&data).unwrap();
+    std::fs::write(&path, &bytes).unwrap();
+    let manifest_path = to.join(MANIFEST_FILE);
+    let mut manifest: Manifest =
+        serde_json::from_slice(&std::fs::read(&manifest_path).unwrap()).unwrap();
+    let entry = manifest
+        .files
+        .iter_mut()
+        .find(|e| e.file == WIN_RATES.file)
+        .unwrap();
+    entry.blake2b_256 = blake2_hex(&bytes);
+    entry.bytes = bytes.len() as u64;
+    std::fs::write(manifest_path, serde_json::to_vec(&manifest).unwrap()).unwrap();
+}
+
+#[test]
+fn script_fails_and_names_a_number_that_does_not_reproduce() {
+    let dir = tempfile::tempdir().unwrap();
+    // 77.3694 % published as 77.37: 77.38 % is off by one in the last digit.
+    tamper_win_rate(tables(), dir.path(), 0.7738);
+    let (code, stdout, stderr) = explore(dir.path());
+    assert_eq!(
+        code,
+        Some(1),
+        "explore.py accepted a wrong win rate:\n{stdout}\n{stderr}"
+    );
+    assert!(stderr.contains("1 check(s) failed"), "{stderr}");
+    assert!(
+        stderr.contains(
+            "Murder Plan win rate D=8 x=(0,1) y=(1,0): table 77.3800 %, published 77.37 %"
+        ),
+        "{stderr}"
+    );
+    assert!(!stdout.contains("all checks passed"), "{stdout}");
+}
+
+#[test]
+fn script_refuses_a_directory_without_tables() {
+    let dir = tempfile::tempdir().unwrap();
+    let (code, _, stderr) = explore(dir.path());
+    assert_eq!(code, Some(2), "{stderr}");
+    assert!(stderr.contains("holds no manifest.json"), "{stderr}");
+    assert!(!stderr.contains("Traceback"), "{stderr}");
+}

@@ -1,0 +1,296 @@
+//! The plots of `gametab build`: a whole build through the library must
+//! publish every SVG under `plots/`, each well-formed XML with its title,
+//! axis labels and legend entries as text, drawn from the tables' numbers,
+//! and the same bytes when drawn again from the same tables.
+
+use std::path::{Path, PathBuf};
+use std::sync::OnceLock;
+
+use gametab::pipeline::{build, BuildOptions};
+use gametab::plots::{
+    cluedo_exact_vs_heuristic, cluedo_heuristic_error, dice_raw_vs_corrected,
+    murder_plan_win_rate_spread, murder_plan_win_rates, plot_files, write_plots, LegendCorner,
+    LineChart, Series, Stroke, PLOTS_DIR,
+};
+
+/// A table set (with its plots) built once for every test of this file.
+fn tables() -> &'static Path {
+    static TABLES: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
+    let (_, tables) = TABLES.get_or_init(|| {
+        let dir = tempfile::tempdir().expect("a temporary directory");
+        let options = BuildOptions {
+            out: dir.path().join("tables"),
+            threads: 2,
+            progress: false,
+            lp: Default::default(),
+        };
+        build(&options).expect("the tables build");
+        let tables = options.out;
+        (dir, tables)
+    });
+    tables
+}
+
+/// Every text node of an SVG document, after checking it parses as XML with
+/// an `svg` root.
+fn svg_texts(file: &Path) -> Vec<String> {
+    let svg = std::fs::read_to_string(file).unwrap();
+    let doc = roxmltree::Document::parse(&svg)
+        .unwrap_or_else(|e| panic!("{} is not well-formed XML: {e}", file.display()));
+    assert_eq!(
+        doc.root_element().tag_name().name(),
+        "svg",
+        "{}",
+        file.display()
+    );
+    doc.descendants()
+        .filter(|n| n.has_tag_name("text"))
+        .filter_map(|n| n.text())
+        .map(|t| t.trim().to_string())
+        .collect()
+}
+
+#[test]
+fn build_publishes_every_plot_with_title_axes_and_legend() {
+    let dir = tables();
+    let expected: [(&str, &[&str]); 5] = [
+        (
+            "plots/murder_plan_win_rates.svg",
+            &[
+                "Murder Plan: optimal mastermind win rate by horizon",
+                "horizon D (turns)",
+                "mastermind win rate (%)",
+                "each of the 16 starts",
+                "x=(0,1), y=(1,0)",
+                "x=y=(0,0)",
+                "average over the 16 starts",
+                "published (spec), D = 3..8",
+            ],
+        ),
+        (
+            "plots/murder_plan_win_rate_spread.svg",
+            &[
+                "Murder Plan: win rate of each start minus the average",
+                "win rate minus the 16-start average (percentage points)",
+                "each of the 16 starts",
+            ],
+        ),
+        (
+            "plots/dice_raw_vs_corrected.svg",
+            &[
+                "Liar's Dice: P(at least q fives), N = 20 dice, 5 mine, 5 the bidder's",
+                "bid count q (dice showing five)",
+                "probability the bid holds (%)",
+                "k = 1: raw",
+                "k = 1: corrected, rel = 0.5",
+                "k = 2: corrected, rel = 2",
+                "published values (bid 5 fives)",
+            ],
+        ),
+        (
+            "plots/cluedo_exact_vs_heuristic.svg",
+            &[
+                "Cluedo: last three candidates, exact vs published heuristic",
+                "P(candidate in envelope) (%)",
+                "X (A only): exact",
+                "Y (B only): exact",
+                "Z (A or B): exact",
+                "published heuristic (X, Y and Z alike)",
+            ],
+        ),
+        (
+            "plots/cluedo_heuristic_error.svg",
+            &[
+                "Cluedo: exact probability per heuristic value, 1,011,580 table rows",
+                "published heuristic's P(candidate in envelope) (%)",
+                "exact = heuristic",
+                "exact: smallest to largest",
+                "exact: mean over the rows",
+            ],
+        ),
+    ];
+    assert_eq!(
+        plot_files(),
+        expected
+            .iter()
+            .map(|(f, _)| f.to_string())
+            .collect::<Vec<_>>()
+    );
+    for (file, needles) in expected {
+        let texts = svg_texts(&dir.join(file));
+        for needle in needles {
+            assert!(
+                texts.iter().any(|t| t == needle),
+                "{file} has no text {needle:?}: {texts:?}"
+            );
+        }
+    }
+    let staging = dir.with_file_name(".tables.staging");
+    assert!(!staging.exists(), "the staging directory was left behind");
+    let published: Vec<_> = std::fs::read_dir(dir.join(PLOTS_DIR))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(published.len(), 5, "{published:?}");
+}
+
+#[test]
+fn plots_are_the_same_bytes_when_drawn_again() {
+    let dir = tables();
+    let before: Vec<Vec<u8>> = plot_files()
+        .iter()
+        .map(|f| std::fs::read(dir.join(f)).unwrap())
+        .collect();
+    let copy = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), copy.path().join(entry.file_name())).unwrap();
+        }
+    }
+    let written = write_plots(copy.path()).unwrap();
+    for ((plot, old), file) in written.iter().zip(&before).zip(plot_files()) {
+        assert_eq!(plot.file, file);
+        let new = std::fs::read(copy.path().join(&file)).unwrap();
+        assert_eq!(plot.bytes, new.len());
+        assert!(new == *old, "{file} differs when drawn again");
+    }
+}
+
+fn series<'a>(chart: &'a LineChart, label: &str) -> &'a Series {
+    chart
+        .series
+        .iter()
+        .find(|s| s.label.as_deref() == Some(label))
+        .unwrap_or_else(|| panic!("{:?} has no series {label:?}", chart.title))
+}
+
+fn y_at(series: &Series, x: f64) -> f64 {
+    series
+        .points
+        .iter()
+        .find(|p| p.0 == x)
+        .unwrap_or_else(|| panic!("{:?} has no point at {x}", series.label))
+        .1
+}
+
+#[test]
+fn charts_show_the_table_numbers() {
+    let dir = tables();
+    let win = murder_plan_win_rates(dir).unwrap();
+    // 16 light start lines, 3 bold cases, the published crosses.
+    assert_eq!(win.series.len(), 20);
+    assert_eq!(win.series.iter().filter(|s| s.label.is_none()).count(), 15);
+    assert!((y_at(series(&win, "x=(0,1), y=(1,0)"), 8.0) - 77.37).abs() <= 0.005);
+    assert!((y_at(series(&win, "x=y=(0,0)"), 3.0) - 13.43).abs() <= 0.005);
+    assert!((y_at(series(&win, "average over the 16 starts"), 5.0) - 40.60).abs() <= 0.005);
+    let spread = murder_plan_win_rate_spread(dir).unwrap();
+    assert_eq!(
+        y_at(series(&spread, "average over the 16 starts"), 6.0),
+        0.0
+    );
+    let x_y = y_at(series(&spread, "x=(0,1), y=(1,0)"), 8.0);
+    assert!((x_y - (77.37 - 77.16)).abs() <= 0.01, "{x_y}");
+
+    let dice = dice_raw_vs_corrected(dir).unwrap();
+    assert!((y_at(series(&dice, "k = 1: raw"), 5.0) - 23.15).abs() <= 0.005);
+    assert!((y_at(series(&dice, "k = 1: corrected, rel = 2"), 5.0) - 47.85).abs() <= 0.005);
+    assert!((y_at(series(&dice, "k = 2: corrected, rel = 0.5"), 5.0) - 52.01).abs() <= 0.005);
+
+    // X can only be held by A, Y only by B (2 unknown cards): with nothing
+    // else constraining them, P(X) / P(Y) = b / a; the heuristic says 1/3.
+    let cluedo = cluedo_exact_vs_heuristic(dir).unwrap();
+    let heuristic = series(&cluedo, "published heuristic (X, Y and Z alike)");
+    assert!(heuristic
+        .points
+        .iter()
+        .all(|p| (p.1 - 100.0 / 3.0).abs() < 1e-9));
+    let (x, y) = (
+        series(&cluedo, "X (A only): exact"),
+        series(&cluedo, "Y (B only): exact"),
+    );
+    for a in 1..=6 {
+        let a = f64::from(a);
+        assert!((y_at(x, a) / y_at(y, a) - 2.0 / a).abs() < 1e-9, "a = {a}");
+    }
+    // a = 3, b = 2: 13 deals, X in the envelope in 4, Y in 6, Z in 3.
+    assert!((y_at(x, 3.0) - 400.0 / 13.0).abs() < 1e-9);
+    assert!((y_at(y, 3.0) - 600.0 / 13.0).abs() < 1e-9);
+
+    // Over the whole table: one range bar per heuristic value, each from the
+    // smallest to the largest exact value; where the heuristic is certain
+    // (0 or 1) the exact probability is too, and a third hides a wide range.
+    let error = cluedo_heuristic_error(dir).unwrap();
+    let bars: Vec<&Series> = error
+        .series
+        .iter()
+        .filter(|s| s.stroke == Stroke::Solid)
+        .collect();
+    let mean = series(&error, "exact: mean over the rows");
+    assert_eq!(bars.len(), mean.points.len());
+    for (bar, &(h, m)) in bars.iter().zip(&mean.points) {
+        let (low, high) = (bar.points[0], bar.points[1]);
+        // (the mean of equal values may differ from them in the last bit)
+        assert!(low.0 == h && high.0 == h, "{bar:?}");
+        assert!(low.1 - 1e-9 <= m && m <= high.1 + 1e-9, "{bar:?} mean {m}");
+        if h == 0.0 || h == 100.0 {
+            assert!(
+                low.1 == h && high.1 == h,
+                "heuristic {h} %: exact {low:?}..{high:?}"
+            );
+        }
+    }
+    let third = bars
+        .iter()
+        .find(|b| (b.points[0].0 - 100.0 / 3.0).abs() < 1e-9)
+        .expect("a bar at 1/3");
+    assert!(
+        third.points[0].1 < 10.0 && third.points[1].1 > 70.0,
+        "{third:?}"
+    );
+}
+
+#[test]
+fn bad_input_is_an_error_not_a_panic() {
+    let empty = tempfile::tempdir().unwrap();
+    let error = write_plots(empty.path()).unwrap_err();
+    assert!(
+        format!("{error:#}").contains("murder_plan_win_rates.parquet"),
+        "{error:#}"
+    );
+    let chart = |points: Vec<(f64, f64)>, y_range| LineChart {
+        title: "t".into(),
+        x_label: "x".into(),
+        y_label: "y".into(),
+        x_range: (0.0, 1.0),
+        y_range,
+        x_ticks: 2,
+        y_ticks: 2,
+        tick_decimals: (0, 0),
+        series: vec![Series {
+            label: Some("s".into()),
+            points,
+            color: (0, 0, 0),
+            opacity: 1.0,
+            width: 1,
+            stroke: Stroke::Solid,
+            dots: false,
+        }],
+        legend: LegendCorner::UpperLeft,
+    };
+    assert!(chart(vec![(0.5, 0.5)], (0.0, 1.0)).to_svg().is_ok());
+    let outside = chart(vec![(0.5, 1.5)], (0.0, 1.0)).to_svg().unwrap_err();
+    assert!(
+        outside.to_string().contains("outside the axes"),
+        "{outside}"
+    );
+    let nan = chart(vec![(0.5, f64::NAN)], (0.0, 1.0))
+        .to_svg()
+        .unwrap_err();
+    assert!(nan.to_string().contains("outside the axes"), "{nan}");
+    let empty_range = chart(vec![], (1.0, 1.0)).to_svg().unwrap_err();
+    assert!(
+        empty_range.to_string().contains("empty axis range"),
+        "{empty_range}"
+    );
+}
