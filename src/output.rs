@@ -56,18 +56,37 @@ impl TableWriter {
     /// Encode `data` and write it atomically as `dir/<schema.file>`.
     pub fn write(&mut self, data: &TableData) -> Result<&WrittenTable> {
         let bytes = write_parquet(data)?;
+        self.store(data, &bytes)
+    }
+
+    /// Write the encoded `bytes` of `data` and record them.
+    fn store(&mut self, data: &TableData, bytes: &[u8]) -> Result<&WrittenTable> {
         let path = self.dir.join(data.schema.file);
-        write_atomically(&path, &bytes)?;
+        write_atomically(&path, bytes)?;
         self.written.push(WrittenTable {
             table: data.schema.name,
             file: data.schema.file,
             schema_version: data.schema.version,
             rows: data.rows(),
             bytes: bytes.len(),
-            blake2b_256: blake2_hex(&bytes),
+            blake2b_256: blake2_hex(bytes),
             params: data.params.clone(),
         });
         Ok(self.written.last().expect("just pushed"))
+    }
+
+    /// Encode `tables` in parallel, then write each atomically, in order.
+    pub fn write_all(&mut self, tables: &[TableData]) -> Result<&[WrittenTable]> {
+        use rayon::prelude::*;
+        let encoded: Vec<Vec<u8>> = tables
+            .par_iter()
+            .map(write_parquet)
+            .collect::<Result<_, _>>()?;
+        let first = self.written.len();
+        for (data, bytes) in tables.iter().zip(encoded) {
+            self.store(data, &bytes)?;
+        }
+        Ok(&self.written[first..])
     }
 
     /// Every table written so far, in order.

@@ -48,11 +48,22 @@ fn fresh_copy() -> (tempfile::TempDir, PathBuf) {
     let parent = tempfile::tempdir().unwrap();
     let tables = parent.path().join("tables");
     std::fs::create_dir(&tables).unwrap();
-    for entry in std::fs::read_dir(source).unwrap() {
-        let entry = entry.unwrap();
-        std::fs::copy(entry.path(), tables.join(entry.file_name())).unwrap();
-    }
+    copy_dir(&source, &tables);
     (parent, tables)
+}
+
+/// Copy the files of `from` into `to`, subdirectories (the plots) included.
+fn copy_dir(from: &Path, to: &Path) {
+    for entry in std::fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            std::fs::create_dir(&target).unwrap();
+            copy_dir(&entry.path(), &target);
+        } else {
+            std::fs::copy(entry.path(), target).unwrap();
+        }
+    }
 }
 
 fn read_table(dir: &Path, schema: &TableSchema) -> TableData {
@@ -403,17 +414,20 @@ fn an_interrupted_build_leaves_the_previous_set_untouched() {
 }
 
 /// Every file of a directory with its bytes, sorted by name.
+/// Files in subdirectories are named `sub/name`.
 fn files_of(dir: &Path) -> Vec<(String, Vec<u8>)> {
-    let mut files: Vec<_> = std::fs::read_dir(dir)
-        .unwrap()
-        .map(|e| {
-            let e = e.unwrap();
-            (
-                e.file_name().to_string_lossy().into_owned(),
-                std::fs::read(e.path()).unwrap(),
-            )
-        })
-        .collect();
+    let mut files = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap() {
+        let entry = entry.unwrap();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if entry.file_type().unwrap().is_dir() {
+            for (inner, bytes) in files_of(&entry.path()) {
+                files.push((format!("{name}/{inner}"), bytes));
+            }
+        } else {
+            files.push((name, std::fs::read(entry.path()).unwrap()));
+        }
+    }
     files.sort();
     files
 }

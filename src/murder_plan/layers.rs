@@ -7,6 +7,8 @@
 
 use gametab_lookup::murder_plan::model::{BrainTarget, State, STATE_COUNT};
 
+use rayon::prelude::*;
+
 use super::turns::TurnTables;
 
 /// Membership of every state in every layer.
@@ -29,21 +31,17 @@ impl Layers {
         let mut winning = vec![vec![false; STATE_COUNT]];
         for _ in 0..steps {
             let current = non_winning.last().expect("layer 0 exists");
-            let mut next = vec![false; STATE_COUNT];
-            let mut won = vec![false; STATE_COUNT];
-            for state in State::all().filter(|s| current[s.index()]) {
-                for outcome in &turns.get(state.limited).outcomes {
-                    let post = outcome.apply(state);
-                    for target in BrainTarget::legal(post) {
-                        let after = target.apply(post);
-                        if after.is_win() {
-                            won[after.index()] = true;
-                        } else {
-                            next[after.index()] = true;
-                        }
-                    }
-                }
-            }
+            let previous = non_winning.len().checked_sub(2).map(|i| &non_winning[i]);
+            // Each layer is a function of the one before: once two agree,
+            // every later one is the same, and so is what they win.
+            let (next, won) = if previous == Some(current) {
+                (
+                    current.clone(),
+                    winning.last().expect("layer 1 exists").clone(),
+                )
+            } else {
+                step(turns, current)
+            };
             non_winning.push(next);
             winning.push(won);
         }
@@ -74,6 +72,38 @@ impl Layers {
         (0..=steps.min(self.non_winning.len() - 1))
             .any(|t| self.non_winning[t][i] || self.winning[t][i])
     }
+}
+
+/// The non-winning and the winning states one turn after the states marked
+/// in `current`, expanded in parallel.
+fn step(turns: &TurnTables, current: &[bool]) -> (Vec<bool>, Vec<bool>) {
+    let states: Vec<State> = State::all().filter(|s| current[s.index()]).collect();
+    let empty = || (vec![false; STATE_COUNT], vec![false; STATE_COUNT]);
+    states
+        .par_iter()
+        .fold(empty, |(mut next, mut won), &state| {
+            for outcome in &turns.get(state.limited).outcomes {
+                let post = outcome.apply(state);
+                for target in BrainTarget::legal(post) {
+                    let after = target.apply(post);
+                    if after.is_win() {
+                        won[after.index()] = true;
+                    } else {
+                        next[after.index()] = true;
+                    }
+                }
+            }
+            (next, won)
+        })
+        .reduce(empty, |(mut next, mut won), (other_next, other_won)| {
+            for (a, b) in next.iter_mut().zip(other_next) {
+                *a |= b;
+            }
+            for (a, b) in won.iter_mut().zip(other_won) {
+                *a |= b;
+            }
+            (next, won)
+        })
 }
 
 #[cfg(test)]

@@ -51,11 +51,11 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
 
     let layers = Layers::enumerate(&solution.turns, MAX_DAYS);
     let layers_at = Instant::now();
-    let mut rows = Vec::new();
-    for data in tables::all(&solution, &layers) {
-        let written = writer.write(&data)?;
-        rows.push(format!("{} {}", written.file, written.rows));
-    }
+    let rows: Vec<String> = writer
+        .write_all(&tables::all(&solution, &layers))?
+        .iter()
+        .map(|written| format!("{} {}", written.file, written.rows))
+        .collect();
     let written_at = Instant::now();
 
     let stats = &solution.stats;

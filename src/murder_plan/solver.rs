@@ -125,12 +125,39 @@ fn brain_choices(previous: &[f64]) -> Vec<BrainChoice> {
         .collect()
 }
 
-/// Continuation value of each distinct outcome of `table` played in `state`.
-fn outcome_values(table: &TurnTable, state: State, brain: &[BrainChoice]) -> Vec<f64> {
-    table
-        .outcomes
+/// A canonical non-winning state with the post-card state of every distinct
+/// outcome of its inventory (`STATE_COUNT` < 2^16). The successors do not
+/// depend on days_left, so they are computed once for all days.
+struct Successors<'a> {
+    state: State,
+    table: &'a TurnTable,
+    post: Vec<u16>,
+}
+
+fn successors(turns: &TurnTables) -> Vec<Successors<'_>> {
+    let states: Vec<State> = State::all()
+        .filter(|s| !s.is_win() && s.is_canonical())
+        .collect();
+    states
+        .into_par_iter()
+        .map(|state| {
+            let table = turns.get(state.limited);
+            let post = table
+                .outcomes
+                .iter()
+                .map(|o| o.apply(state).index() as u16)
+                .collect();
+            Successors { state, table, post }
+        })
+        .collect()
+}
+
+/// Continuation value of each distinct outcome of a state's inventory.
+fn outcome_values(successors: &Successors, brain: &[BrainChoice]) -> Vec<f64> {
+    successors
+        .post
         .iter()
-        .map(|o| brain[o.apply(state).index()].value)
+        .map(|&post| brain[usize::from(post)].value)
         .collect()
 }
 
@@ -216,28 +243,37 @@ pub fn solve(
     let mut game_refs = vec![vec![None; STATE_COUNT]];
     let mut games: Vec<SolvedGame> = Vec::new();
     let mut known: HashMap<GameDigest, usize> = HashMap::new();
+    let started = Instant::now();
+    let canonical = successors(&turns);
+    stats.digest_time += started.elapsed();
 
     for d in 1..=max_days {
         let started = Instant::now();
         let choices = brain_choices(&values[usize::from(d) - 1]);
-        // Canonical non-winning states, in index order, with their game.
-        let mut day_refs: Vec<(State, usize)> = Vec::new();
+        // Outcome values and digests in parallel; the dedupe runs in state
+        // order, so game numbering does not depend on the thread count.
+        let digested: Vec<(Vec<f64>, GameDigest)> = canonical
+            .par_iter()
+            .map(|s| {
+                let values = outcome_values(s, &choices);
+                let key = digest(s.table, &values);
+                (values, key)
+            })
+            .collect();
+        let mut day_refs: Vec<(State, usize)> = Vec::with_capacity(canonical.len());
         let mut pending: Vec<PendingGame> = Vec::new();
-        for state in State::all().filter(|s| !s.is_win() && s.is_canonical()) {
-            let table = turns.get(state.limited);
-            let outcome_values = outcome_values(table, state, &choices);
-            let key = digest(table, &outcome_values);
+        for (s, (outcome_values, key)) in canonical.iter().zip(digested) {
             let next_index = games.len() + pending.len();
-            let previous = game_refs[usize::from(d) - 1][state.index()].map(|r: GameRef| r.game);
+            let previous = game_refs[usize::from(d) - 1][s.state.index()].map(|r: GameRef| r.game);
             let game = *known.entry(key).or_insert_with(|| {
                 pending.push(PendingGame {
-                    table,
+                    table: s.table,
                     values: outcome_values,
                     previous,
                 });
                 next_index
             });
-            day_refs.push((state, game));
+            day_refs.push((s.state, game));
         }
         stats.digest_time += started.elapsed();
         stats.games_per_day.push(day_refs.len());

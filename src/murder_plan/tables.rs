@@ -6,7 +6,7 @@
 
 use std::collections::BTreeMap;
 
-use gametab_lookup::io::{Column, TableData};
+use gametab_lookup::io::{Column, Strings, TableData};
 use gametab_lookup::murder_plan::model::{Placement, State, STATE_COUNT};
 use gametab_lookup::murder_plan::schema::{self, AVERAGE_START_INDEX};
 use gametab_lookup::schema::TableSchema;
@@ -127,7 +127,7 @@ fn strategy_table<Card: Copy>(
 ) -> TableData {
     let mut keys = StateKeys::default();
     let (mut on_key_person, mut on_brain, mut on_killer, mut probability) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
+        (Strings::new(), Strings::new(), Strings::new(), Vec::new());
     for d in 1..=solution.max_days {
         for state in State::all().filter(|s| !s.is_win()) {
             let Some((row, col)) = solution.strategies(d, state) else {
@@ -141,18 +141,18 @@ fn strategy_table<Card: Copy>(
             support.sort_by(|a, b| a.0.cmp(&b.0));
             for (labels, p) in support {
                 keys.push(d, state);
-                on_key_person.push(labels[0].to_string());
-                on_brain.push(labels[1].to_string());
-                on_killer.push(labels[2].to_string());
+                on_key_person.push(labels[0]);
+                on_brain.push(labels[1]);
+                on_killer.push(labels[2]);
                 probability.push(p);
             }
         }
     }
     let mut columns = keys.into_columns();
     columns.extend([
-        Column::Utf8(on_key_person.into()),
-        Column::Utf8(on_brain.into()),
-        Column::Utf8(on_killer.into()),
+        Column::Utf8(on_key_person),
+        Column::Utf8(on_brain),
+        Column::Utf8(on_killer),
         Column::Float64(probability),
     ]);
     table(schema, columns, solution.max_days)
@@ -238,14 +238,22 @@ pub fn win_rates(solution: &Solution) -> TableData {
     )
 }
 
-/// Every Murder Plan table, in [`schema::ALL`] order.
+/// Every Murder Plan table, in [`schema::ALL`] order (built in parallel).
 pub fn all(solution: &Solution, layers: &Layers) -> Vec<TableData> {
     debug_assert_eq!(solution.values[0].len(), STATE_COUNT);
-    vec![
-        values(solution, layers),
-        mastermind_strategy(solution),
-        protagonists_strategy(solution),
-        brain_choice(solution),
-        win_rates(solution),
-    ]
+    let ((values, sigma), (tau, (brain, rates))) = rayon::join(
+        || {
+            rayon::join(
+                || values(solution, layers),
+                || mastermind_strategy(solution),
+            )
+        },
+        || {
+            rayon::join(
+                || protagonists_strategy(solution),
+                || rayon::join(|| brain_choice(solution), || win_rates(solution)),
+            )
+        },
+    );
+    vec![values, sigma, tau, brain, rates]
 }
