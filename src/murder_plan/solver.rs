@@ -287,20 +287,20 @@ pub fn solve(
             .map_init(
                 || GameSolver::new(backend),
                 |solver, game| {
-                    let result = match game.previous {
-                        Some(previous) => {
+                    // The supports of the state's game one day earlier are
+                    // the first guess; on day 1, the pure security actions.
+                    let (rows, cols) = game.previous.map_or_else(
+                        || (Vec::new(), Vec::new()),
+                        |previous| {
                             let strategies = &games[previous].strategies;
-                            let (rows, cols) = (support(&strategies.row), support(&strategies.col));
-                            let lazy = OutcomeGame {
-                                table: game.table,
-                                values: &game.values,
-                            };
-                            solver.solve_from(&lazy, &rows, &cols)
-                        }
-                        None => solver
-                            .solve(&payoff_matrix(game.table, &game.values))
-                            .map(|(game, fallback)| (game, false, fallback)),
+                            (support(&strategies.row), support(&strategies.col))
+                        },
+                    );
+                    let lazy = OutcomeGame {
+                        table: game.table,
+                        values: &game.values,
                     };
+                    let result = solver.solve_from(&lazy, &rows, &cols);
                     on_game();
                     result
                 },
