@@ -3,9 +3,11 @@
 //! [`turns`] precomputes per-inventory action lists and turn outcomes,
 //! [`layers`] enumerates the reachable layers from the 16 starts, [`solver`]
 //! runs the backward induction with matrix-game dedupe, and [`tables`] turns
-//! the solution into Parquet tables. The rules themselves live in
+//! the solution into Parquet tables; [`cache`] keeps solved games on disk
+//! between builds. The rules themselves live in
 //! `gametab_lookup::murder_plan::model`.
 
+pub mod cache;
 pub mod cli;
 pub mod layers;
 pub mod solver;
