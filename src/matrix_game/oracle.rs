@@ -143,16 +143,20 @@ pub fn solve_from(
     cols: &[usize],
 ) -> Result<SolvedGame, SolveError> {
     let (mut rows, mut cols) = (rows.to_vec(), cols.to_vec());
-    let (security_row, security_col) = pure_security(game);
-    for (kept, security, len) in [
-        (&mut rows, security_row, game.rows()),
-        (&mut cols, security_col, game.cols()),
-    ] {
+    for (kept, len) in [(&mut rows, game.rows()), (&mut cols, game.cols())] {
         kept.retain(|&i| i < len);
         kept.sort_unstable();
         kept.dedup();
-        if kept.is_empty() {
-            kept.push(security);
+    }
+    // The security actions cost a pass over the whole matrix: only without
+    // a guess.
+    if rows.is_empty() || cols.is_empty() {
+        let (security_row, security_col) = pure_security(game);
+        if rows.is_empty() {
+            rows.push(security_row);
+        }
+        if cols.is_empty() {
+            cols.push(security_col);
         }
     }
     // Every round adds at least one action, so this bound is never reached
