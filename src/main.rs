@@ -56,6 +56,13 @@ struct BuildArgs {
     /// LP back end of the matrix games.
     #[arg(long, value_enum, default_value_t = LpBackend::Native)]
     lp: LpBackend,
+    /// Cache of solved Murder Plan games: an unchanged rerun skips the LPs,
+    /// an interrupted build resumes from the last finished day.
+    #[arg(long, default_value = ".gametab-cache/murder_plan_games.bin")]
+    cache: PathBuf,
+    /// Solve every game afresh, neither reading nor writing the cache.
+    #[arg(long)]
+    no_cache: bool,
 }
 
 fn run_build(args: BuildArgs) -> Result<()> {
@@ -69,6 +76,7 @@ fn run_build(args: BuildArgs) -> Result<()> {
         threads,
         progress: !args.quiet,
         lp: args.lp,
+        cache: (!args.no_cache).then_some(args.cache),
     };
     let start = Instant::now();
     let reports = pipeline::build(&options)?;

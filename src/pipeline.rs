@@ -34,6 +34,9 @@ pub struct BuildOptions {
     pub progress: bool,
     /// LP back end of the matrix games (Murder Plan).
     pub lp: crate::matrix_game::LpBackend,
+    /// File of the Murder Plan solved-game cache (bincode; see
+    /// [`crate::murder_plan::cache`]), or `None` to solve everything afresh.
+    pub cache: Option<PathBuf>,
 }
 
 /// One game's contribution to the build summary.

@@ -263,6 +263,7 @@ fn every_game() -> (BTreeMap<String, Bytes>, usize) {
                 threads: 1,
                 progress: false,
                 lp: LpBackend::Native,
+                cache: None,
             };
             gametab::werewolf::build_tables(&options, &mut writer).unwrap();
             writer.write_manifest(0.0).unwrap();

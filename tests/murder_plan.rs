@@ -2,10 +2,12 @@
 //! numbers, the certificates recomputed from the written tables, round
 //! trips, and byte-identical output across runs and thread counts.
 
+use std::path::Path;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
 use gametab::matrix_game::{LpBackend, GAP_TOLERANCE};
+use gametab::murder_plan::cache::GameCache;
 use gametab::murder_plan::layers::Layers;
 use gametab::murder_plan::solver::{self, Solution};
 use gametab::murder_plan::tables;
@@ -148,19 +150,27 @@ fn strategy_supports_are_sorted_and_sum_to_one() {
 }
 
 fn build_bytes(threads: usize) -> Vec<(String, Vec<u8>)> {
+    build_with(threads, None).0
+}
+
+/// Build the Murder Plan tables with `threads` workers and an optional game
+/// cache file: the files with their bytes, sorted by name, and the summary.
+fn build_with(threads: usize, cache: Option<&Path>) -> (Vec<(String, Vec<u8>)>, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
     let options = BuildOptions {
         out: dir.path().to_path_buf(),
         threads,
         progress: false,
         lp: LpBackend::Native,
+        cache: cache.map(Path::to_path_buf),
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
     let mut writer = TableWriter::new(dir.path()).unwrap();
-    pool.install(|| gametab::murder_plan::build_tables(&options, &mut writer))
+    let lines = pool
+        .install(|| gametab::murder_plan::build_tables(&options, &mut writer))
         .unwrap();
     let mut files: Vec<_> = writer
         .written()
@@ -173,7 +183,70 @@ fn build_bytes(threads: usize) -> Vec<(String, Vec<u8>)> {
         })
         .collect();
     files.sort();
-    files
+    (files, lines)
+}
+
+/// The summary line about the game cache.
+fn cache_line(lines: &[String]) -> &str {
+    lines
+        .iter()
+        .find(|l| l.starts_with("game cache"))
+        .expect("a game cache line")
+}
+
+#[test]
+fn the_game_cache_is_reused_after_re_certification_and_never_trusted() {
+    let fresh = build_bytes(2);
+    let distinct = solution().stats.distinct_games;
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("games.bin");
+
+    // First run fills the cache, the second reuses every game.
+    let (first, lines) = build_with(2, Some(&path));
+    assert_eq!(first, fresh);
+    assert!(cache_line(&lines).contains(" 0 reused"), "{lines:?}");
+    let (second, lines) = build_with(2, Some(&path));
+    assert_eq!(second, fresh);
+    assert!(
+        cache_line(&lines).contains(&format!(" {distinct} reused")),
+        "{lines:?}"
+    );
+
+    // A cached pair changed behind the checksum's back (saved properly) is
+    // caught by the re-certification and solved again.
+    let fingerprint = solver::cache_fingerprint(LpBackend::Native);
+    let (mut cache, warning) = GameCache::load(&path, &fingerprint);
+    assert!(warning.is_none());
+    let (digest, game) = cache
+        .iter()
+        .find(|(_, g)| g.strategies.row.iter().filter(|&&p| p > 0.0).count() >= 2)
+        .map(|(d, g)| (*d, g.clone()))
+        .unwrap();
+    let mut tampered = game.clone();
+    let support: Vec<usize> = (0..tampered.strategies.row.len())
+        .filter(|&i| tampered.strategies.row[i] > 0.0)
+        .collect();
+    tampered.strategies.row[support[0]] += tampered.strategies.row[support[1]];
+    tampered.strategies.row[support[1]] = 0.0;
+    cache.insert(digest, tampered);
+    cache.save(&path, &fingerprint).unwrap();
+    let (third, lines) = build_with(1, Some(&path));
+    assert_eq!(third, fresh);
+    assert!(
+        cache_line(&lines).contains(&format!(" {} reused", distinct - 1)),
+        "{lines:?}"
+    );
+
+    // A corrupt file is a warning, and the build is the same.
+    std::fs::write(&path, b"GAMETABC garbage").unwrap();
+    let (fourth, lines) = build_with(2, Some(&path));
+    assert_eq!(fourth, fresh);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("warning:") && l.contains("games.bin")),
+        "{lines:?}"
+    );
 }
 
 #[test]

@@ -56,6 +56,7 @@ fn tables() -> &'static Path {
             threads: 2,
             progress: false,
             lp: Default::default(),
+            cache: None,
         };
         build(&options).expect("the tables build");
         let tables = options.out;

@@ -35,6 +35,7 @@ fn built() -> &'static Path {
                 threads: 2,
                 progress: false,
                 lp: LpBackend::Native,
+                cache: None,
             };
             pipeline::build(&options).expect("the tables build");
             dir

@@ -97,6 +97,7 @@ fn build(threads: usize) -> (tempfile::TempDir, Vec<u8>) {
         threads,
         progress: false,
         lp: Default::default(),
+        cache: None,
     };
     let mut writer = TableWriter::new(dir.path()).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()

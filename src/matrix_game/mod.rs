@@ -211,6 +211,57 @@ pub fn responses(game: &PayoffMatrix, pair: &StrategyPair) -> (Vec<f64>, Vec<f64
     (against_col, against_row)
 }
 
+/// Payoffs of every row against the column strategy (`M tau`) and of every
+/// column against the row strategy (`sigma^T M`), touching only the entries
+/// in the supports. The sums run in increasing index order over the support,
+/// so they are bit for bit those of [`super::responses`] on the full matrix
+/// (the skipped terms are exact zeros of non-negative products). `rows` and
+/// `cols` are increasing indices with their probabilities `row_p`, `col_p`.
+pub fn sparse_responses(
+    game: &impl Payoffs,
+    rows: &[usize],
+    row_p: &[f64],
+    cols: &[usize],
+    col_p: &[f64],
+) -> (Vec<f64>, Vec<f64>) {
+    let row_support: Vec<(usize, f64)> = rows
+        .iter()
+        .zip(row_p)
+        .filter(|&(_, &p)| p != 0.0)
+        .map(|(&r, &p)| (r, p))
+        .collect();
+    let col_support: Vec<(usize, f64)> = cols
+        .iter()
+        .zip(col_p)
+        .filter(|&(_, &q)| q != 0.0)
+        .map(|(&c, &q)| (c, q))
+        .collect();
+    let row_payoffs = (0..game.rows())
+        .map(|r| {
+            col_support
+                .iter()
+                .fold(0.0, |acc, &(c, q)| acc + game.at(r, c) * q)
+        })
+        .collect();
+    let col_payoffs = (0..game.cols())
+        .map(|c| {
+            row_support
+                .iter()
+                .fold(0.0, |acc, &(r, p)| acc + p * game.at(r, c))
+        })
+        .collect();
+    (row_payoffs, col_payoffs)
+}
+
+/// Certify a full-length strategy pair on any [`Payoffs`], reading only the
+/// entries in the supports; the same bits as [`certify`] on the matrix.
+pub fn certify_sparse(game: &impl Payoffs, pair: &StrategyPair) -> Certificate {
+    let rows: Vec<usize> = (0..pair.row.len()).collect();
+    let cols: Vec<usize> = (0..pair.col.len()).collect();
+    let (row_payoffs, col_payoffs) = sparse_responses(game, &rows, &pair.row, &cols, &pair.col);
+    Certificate::from_responses(&row_payoffs, &col_payoffs)
+}
+
 impl Certificate {
     /// The certificate given both sides' [`responses`].
     pub fn from_responses(row_payoffs: &[f64], col_payoffs: &[f64]) -> Certificate {

@@ -15,8 +15,8 @@
 //! reduction of the full matrix and an LP on what remains.
 
 use super::{
-    certify, polish, Certificate, MatrixGameSolver, Payoffs, SolveError, SolvedGame, StrategyPair,
-    GAP_TOLERANCE,
+    certify, polish, sparse_responses, Certificate, MatrixGameSolver, Payoffs, SolveError,
+    SolvedGame, StrategyPair, GAP_TOLERANCE,
 };
 
 /// An outside action must beat the sub-game's bound by more than this to be
@@ -60,47 +60,6 @@ fn add_best(
         kept.insert(at, i);
     }
     true
-}
-
-/// Payoffs of every row against the column strategy (`M tau`) and of every
-/// column against the row strategy (`sigma^T M`), touching only the entries
-/// in the supports. The sums run in increasing index order over the support,
-/// so they are bit for bit those of [`super::responses`] on the full matrix
-/// (the skipped terms are exact zeros of non-negative products).
-fn support_responses(
-    game: &impl Payoffs,
-    rows: &[usize],
-    row_p: &[f64],
-    cols: &[usize],
-    col_p: &[f64],
-) -> (Vec<f64>, Vec<f64>) {
-    let row_support: Vec<(usize, f64)> = rows
-        .iter()
-        .zip(row_p)
-        .filter(|&(_, &p)| p != 0.0)
-        .map(|(&r, &p)| (r, p))
-        .collect();
-    let col_support: Vec<(usize, f64)> = cols
-        .iter()
-        .zip(col_p)
-        .filter(|&(_, &q)| q != 0.0)
-        .map(|(&c, &q)| (c, q))
-        .collect();
-    let row_payoffs = (0..game.rows())
-        .map(|r| {
-            col_support
-                .iter()
-                .fold(0.0, |acc, &(c, q)| acc + game.at(r, c) * q)
-        })
-        .collect();
-    let col_payoffs = (0..game.cols())
-        .map(|c| {
-            row_support
-                .iter()
-                .fold(0.0, |acc, &(r, p)| acc + p * game.at(r, c))
-        })
-        .collect();
-    (row_payoffs, col_payoffs)
 }
 
 /// The row whose worst payoff is largest and the column whose best payoff is
@@ -179,8 +138,7 @@ pub fn solve_from(
             }
         };
         let sub_certificate = certify(&sub, &pair);
-        let (row_payoffs, col_payoffs) =
-            support_responses(game, &rows, &pair.row, &cols, &pair.col);
+        let (row_payoffs, col_payoffs) = sparse_responses(game, &rows, &pair.row, &cols, &pair.col);
         let more_rows = add_best(
             &mut rows,
             &row_payoffs,

@@ -130,6 +130,11 @@ impl GameCache {
         self.games.get(digest)
     }
 
+    /// Every cached digest with its game, in digest order.
+    pub fn iter(&self) -> impl Iterator<Item = (&GameDigest, &SolvedGame)> {
+        self.games.iter()
+    }
+
     /// Cache `game` under `digest`, replacing any previous entry.
     pub fn insert(&mut self, digest: GameDigest, game: SolvedGame) {
         self.games.insert(digest, game);

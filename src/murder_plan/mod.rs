@@ -46,8 +46,34 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
         bar.set_length(games as u64);
     };
     let on_game = || bar.inc(1);
-    let solution = solver::solve(MAX_DAYS, options.lp, &on_day, &on_game)
-        .context("solving the Murder Plan matrix games")?;
+    let fingerprint = solver::cache_fingerprint(options.lp);
+    let mut cache = cache::GameCache::default();
+    let mut warnings = Vec::new();
+    if let Some(path) = &options.cache {
+        let (loaded, warning) = cache::GameCache::load(path, &fingerprint);
+        cache = loaded;
+        warnings.extend(warning);
+    }
+    let cached_before = cache.len();
+    // Saved after every day, so an interrupted build resumes; a failed save
+    // costs only the reuse, never the build.
+    let mut save = |cache: &cache::GameCache| {
+        if let Some(path) = &options.cache {
+            if let Err(e) = cache.save(path, &fingerprint) {
+                warnings.push(format!(
+                    "cannot save the game cache {}: {e:#}",
+                    path.display()
+                ));
+            }
+        }
+    };
+    let solution = solver::solve_with_cache(
+        MAX_DAYS, options.lp, &mut cache, &mut save, &on_day, &on_game,
+    )
+    .context("solving the Murder Plan matrix games")?;
+    for warning in &warnings {
+        eprintln!("warning: {warning}");
+    }
     bar.finish_and_clear();
     let solved_at = Instant::now();
 
@@ -66,7 +92,7 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
     } else {
         0.0
     };
-    Ok(vec![
+    let mut lines = vec![
         format!(
             "reachable layers (non-winning states, D = {MAX_DAYS}): {:?}",
             &layers.sizes()[..usize::from(MAX_DAYS)]
@@ -96,7 +122,7 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
         ),
         format!("max certificate gap {:.3e}", stats.max_gap),
         format!(
-            "time: brain choices + digests {:.3} s, reduce + LP + certify {:.3} s, solve total {:.3} s, layers {:.3} s, tables {:.3} s",
+            "time: successors + brain choices + digests {:.3} s, double oracle (LPs, certificates) {:.3} s, solve total {:.3} s, layers {:.3} s, tables {:.3} s",
             stats.digest_time.as_secs_f64(),
             stats.solve_time.as_secs_f64(),
             (solved_at - started).as_secs_f64(),
@@ -104,5 +130,16 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
             (written_at - layers_at).as_secs_f64()
         ),
         format!("rows: {}", rows.join(", ")),
-    ])
+    ];
+    lines.push(match &options.cache {
+        Some(path) => format!(
+            "game cache {}: {cached_before} games loaded, {} reused after re-certification, {} games saved",
+            path.display(),
+            stats.cached,
+            cache.len()
+        ),
+        None => "game cache off".to_string(),
+    });
+    lines.extend(warnings.iter().map(|w| format!("warning: {w}")));
+    Ok(lines)
 }

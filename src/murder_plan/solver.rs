@@ -20,8 +20,12 @@ use blake2::{Blake2b, Digest};
 use gametab_lookup::murder_plan::model::{BrainTarget, State, STATE_COUNT};
 use rayon::prelude::*;
 
+use super::cache::GameCache;
 use super::turns::{TurnTable, TurnTables};
-use crate::matrix_game::{GameSolver, LpBackend, PayoffMatrix, Payoffs, SolveError, SolvedGame};
+use crate::matrix_game::{
+    certify_sparse, GameSolver, LpBackend, PayoffMatrix, Payoffs, SolveError, SolvedGame,
+    GAP_TOLERANCE,
+};
 
 /// 256-bit digest of what determines a payoff matrix.
 pub type GameDigest = [u8; 32];
@@ -65,9 +69,11 @@ pub struct SolveStats {
     /// Games where the native solver failed or did not certify and HiGHS
     /// solved them instead.
     pub fallbacks: usize,
-    /// Games with a guess (a previous day) that the double oracle did not
-    /// settle, solved whole (reduction and LP) instead.
+    /// Games the double oracle did not settle, solved whole (reduction and
+    /// LP) instead.
     pub oracle_fallbacks: usize,
+    /// Distinct games taken from the cache (re-certified) instead of solved.
+    pub cached: usize,
     /// Time spent on brain choices and game digests.
     pub digest_time: Duration,
     /// Time spent building, reducing, solving and certifying games.
@@ -208,6 +214,7 @@ struct PendingGame<'a> {
     table: &'a TurnTable,
     values: Vec<f64>,
     previous: Option<usize>,
+    key: GameDigest,
 }
 
 /// The indices of the actions played with positive probability.
@@ -228,6 +235,44 @@ fn support(probabilities: &[f64]) -> Vec<usize> {
 pub fn solve(
     max_days: u8,
     backend: LpBackend,
+    on_day: &(dyn Fn(u8, usize) + Sync),
+    on_game: &(dyn Fn() + Sync),
+) -> Result<Solution, SolveError> {
+    solve_with_cache(
+        max_days,
+        backend,
+        &mut GameCache::default(),
+        &mut |_| {},
+        on_day,
+        on_game,
+    )
+}
+
+/// What a cache must have been written with to be used by this solver: the
+/// generator version, the game-solving scheme and the LP back end (the same
+/// inputs give the same strategies only with all three the same).
+pub fn cache_fingerprint(backend: LpBackend) -> String {
+    format!(
+        "{}; murder plan games: blake2b-256 of inventory and outcome values, double oracle, gap tolerance {:e}; lp {}",
+        gametab_lookup::io::GENERATOR_VERSION,
+        GAP_TOLERANCE,
+        backend.name()
+    )
+}
+
+/// [`solve`] with a cache of solved games by digest: a cached game is used
+/// when its stored pair certifies again, on the game rebuilt from this run's
+/// values, with exactly its stored certificate (never trusted blindly);
+/// every game solved is added. `after_day` is called with the cache after
+/// each day, so an interrupted build can resume from the last saved day.
+///
+/// # Errors
+/// As [`solve`].
+pub fn solve_with_cache(
+    max_days: u8,
+    backend: LpBackend,
+    cache: &mut GameCache,
+    after_day: &mut dyn FnMut(&GameCache),
     on_day: &(dyn Fn(u8, usize) + Sync),
     on_game: &(dyn Fn() + Sync),
 ) -> Result<Solution, SolveError> {
@@ -270,6 +315,7 @@ pub fn solve(
                     table: s.table,
                     values: outcome_values,
                     previous,
+                    key,
                 });
                 next_index
             });
@@ -282,7 +328,7 @@ pub fn solve(
 
         let started = Instant::now();
         on_day(d, pending.len());
-        let solved: Vec<(SolvedGame, bool, bool)> = pending
+        let solved: Vec<(SolvedGame, bool, bool, bool)> = pending
             .par_iter()
             .map_init(
                 || GameSolver::new(backend),
@@ -300,14 +346,29 @@ pub fn solve(
                         table: game.table,
                         values: &game.values,
                     };
-                    let result = solver.solve_from(&lazy, &rows, &cols);
+                    let cached = cache.get(&game.key).filter(|cached| {
+                        cached.strategies.row.len() == lazy.rows()
+                            && cached.strategies.col.len() == lazy.cols()
+                            && certify_sparse(&lazy, &cached.strategies) == cached.certificate
+                            && cached.certificate.gap() <= GAP_TOLERANCE
+                    });
+                    let result = match cached {
+                        Some(cached) => Ok((cached.clone(), false, false, true)),
+                        None => solver
+                            .solve_from(&lazy, &rows, &cols)
+                            .map(|(game, whole, fallback)| (game, whole, fallback, false)),
+                    };
                     on_game();
                     result
                 },
             )
             .collect::<Result<_, _>>()?;
         stats.solve_time += started.elapsed();
-        for (game, full_solve, fallback) in &solved {
+        for (pending, (game, full_solve, fallback, cached)) in pending.iter().zip(&solved) {
+            stats.cached += usize::from(*cached);
+            if !cached {
+                cache.insert(pending.key, game.clone());
+            }
             stats.oracle_fallbacks += usize::from(*full_solve);
             stats.fallbacks += usize::from(*fallback);
             if game.used_lp {
@@ -316,7 +377,8 @@ pub fn solve(
             }
             stats.max_gap = stats.max_gap.max(game.certificate.gap());
         }
-        games.extend(solved.into_iter().map(|(game, _, _)| game));
+        games.extend(solved.into_iter().map(|(game, ..)| game));
+        after_day(cache);
 
         let mut day_values = values[usize::from(d) - 1].clone();
         let mut day_gaps = vec![0.0; STATE_COUNT];
