@@ -29,15 +29,19 @@
 //! integers) as the fields, in order:
 //!
 //! 1. `digest`: the 32 bytes of the [`GameDigest`];
-//! 2. `row`: the row player's strategy, a length then one `f64` per row;
-//! 3. `col`: the column player's strategy, likewise;
-//! 4. `lower`, `upper`: the certificate, `f64` each;
-//! 5. `reduced_rows`, `reduced_cols`: `u64` each;
-//! 6. `used_lp`: `bool`.
+//! 2. `rows`, `cols`: the full game's size, `u32` each;
+//! 3. `row`: the row player's support, a length then `(index u32, f64)`
+//!    pairs in increasing index order (every other action has probability
+//!    0);
+//! 4. `col`: the column player's support, likewise;
+//! 5. `lower`, `upper`: the certificate, `f64` each;
+//! 6. `reduced_rows`, `reduced_cols`: `u64` each;
+//! 7. `used_lp`: `bool`.
 //!
 //! bincode writes an `f64` as its 8 IEEE-754 bytes, so every float round-trips
-//! bit for bit (signed zeros and subnormals included). A game with 136 rows
-//! and 112 columns takes 2,037 bytes.
+//! bit for bit (signed zeros and subnormals included). Optimal strategies are
+//! sparse, so an entry stores only the supports: a 136 x 112 game with
+//! supports of 6 and 5 actions takes about 160 bytes.
 //!
 //! Loading checks, in order: the magic, the version, the checksum, the other
 //! header fields (every length against the file length, the fingerprint
@@ -68,7 +72,7 @@ pub const MAGIC: &[u8; 8] = b"GAMETABC";
 
 /// Version of the file layout and of the entry encoding. Bump it on any
 /// change to either: files of another version are ignored.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
 /// Most bytes one entry may claim while decoding (a 2^21-float game is far
 /// beyond any game the solver builds).
@@ -366,8 +370,10 @@ impl<'a> Cursor<'a> {
 #[derive(Encode)]
 struct EntryRef<'a> {
     digest: &'a GameDigest,
-    row: &'a [f64],
-    col: &'a [f64],
+    rows: u32,
+    cols: u32,
+    row: Vec<(u32, f64)>,
+    col: Vec<(u32, f64)>,
     lower: f64,
     upper: f64,
     reduced_rows: u64,
@@ -375,12 +381,22 @@ struct EntryRef<'a> {
     used_lp: bool,
 }
 
+/// The non-zero entries of a strategy with their indices.
+fn sparse(probabilities: &[f64]) -> Vec<(u32, f64)> {
+    (0..probabilities.len())
+        .filter(|&i| probabilities[i] != 0.0 || probabilities[i].is_sign_negative())
+        .map(|i| (i as u32, probabilities[i]))
+        .collect()
+}
+
 impl<'a> EntryRef<'a> {
     fn new(digest: &'a GameDigest, game: &'a SolvedGame) -> EntryRef<'a> {
         EntryRef {
             digest,
-            row: &game.strategies.row,
-            col: &game.strategies.col,
+            rows: game.strategies.row.len() as u32,
+            cols: game.strategies.col.len() as u32,
+            row: sparse(&game.strategies.row),
+            col: sparse(&game.strategies.col),
             lower: game.certificate.lower,
             upper: game.certificate.upper,
             reduced_rows: game.reduced_rows as u64,
@@ -390,12 +406,34 @@ impl<'a> EntryRef<'a> {
     }
 }
 
+/// Most actions a cached game may have per side (Murder Plan has at most
+/// 136): a bound on what a decoded entry may allocate.
+const MAX_ACTIONS: u32 = 1 << 16;
+
+/// A dense strategy of `len` actions from its support, which must be in
+/// strictly increasing index order inside `0..len`.
+fn dense(len: u32, support: &[(u32, f64)]) -> Result<Vec<f64>, &'static str> {
+    if len > MAX_ACTIONS {
+        return Err("more actions than any game has");
+    }
+    if support.windows(2).any(|w| w[0].0 >= w[1].0) || support.iter().any(|&(i, _)| i >= len) {
+        return Err("support indices out of order or out of range");
+    }
+    let mut out = vec![0.0; len as usize];
+    for &(i, p) in support {
+        out[i as usize] = p;
+    }
+    Ok(out)
+}
+
 /// One entry as read, the owned twin of [`EntryRef`].
 #[derive(Decode)]
 struct Entry {
     digest: GameDigest,
-    row: Vec<f64>,
-    col: Vec<f64>,
+    rows: u32,
+    cols: u32,
+    row: Vec<(u32, f64)>,
+    col: Vec<(u32, f64)>,
     lower: f64,
     upper: f64,
     reduced_rows: u64,
@@ -412,12 +450,12 @@ impl Entry {
             usize::try_from(self.reduced_rows).map_err(|_| "reduced rows overflow")?;
         let reduced_cols =
             usize::try_from(self.reduced_cols).map_err(|_| "reduced cols overflow")?;
-        if !(1..=self.row.len()).contains(&reduced_rows)
-            || !(1..=self.col.len()).contains(&reduced_cols)
-        {
+        let row = dense(self.rows, &self.row)?;
+        let col = dense(self.cols, &self.col)?;
+        if !(1..=row.len()).contains(&reduced_rows) || !(1..=col.len()).contains(&reduced_cols) {
             return Err("reduced game size outside 1..=full size");
         }
-        let all_finite = (self.row.iter().chain(&self.col))
+        let all_finite = (row.iter().chain(&col))
             .chain([&self.lower, &self.upper])
             .all(|x| x.is_finite());
         if !all_finite {
@@ -426,10 +464,7 @@ impl Entry {
         Ok((
             self.digest,
             SolvedGame {
-                strategies: StrategyPair {
-                    row: self.row,
-                    col: self.col,
-                },
+                strategies: StrategyPair { row, col },
                 certificate: Certificate {
                     lower: self.lower,
                     upper: self.upper,
@@ -771,8 +806,9 @@ mod tests {
         let honest = forge(fp, RULES, 2, len, &both);
         assert_eq!(decode_file(&honest, RULES).unwrap().len(), 2);
 
-        // A strategy length of 2^60 floats must fail on the limit, not allocate.
+        // A support length of 2^60 pairs must fail on the limit, not allocate.
         let mut huge = a.to_vec();
+        huge.extend_from_slice(&[3, 2]); // rows, cols
         huge.push(253); // bincode's varint marker: a u64 follows
         huge.extend_from_slice(&(1u64 << 60).to_le_bytes());
         let huge_len = huge.len() as u64;
@@ -850,19 +886,28 @@ mod tests {
         assert_eq!(fs::read_dir(dir.path()).unwrap().count(), 1);
     }
 
-    /// The size stated in the module doc: 2,037 bytes for a 136 x 112 game.
+    /// The size stated in the module doc: a 136 x 112 game with supports of
+    /// 6 and 5 actions.
     #[test]
     fn typical_entry_size() {
         let mut cache = GameCache::new();
         for n in 0..10 {
-            cache.insert(key(n), game(136, 112, u64::from(n)));
+            let mut sparse_game = game(136, 112, u64::from(n));
+            for (i, p) in sparse_game.strategies.row.iter_mut().enumerate() {
+                if i % 23 != 0 {
+                    *p = 0.0;
+                }
+            }
+            for (i, p) in sparse_game.strategies.col.iter_mut().enumerate() {
+                if i % 23 != 0 {
+                    *p = 0.0;
+                }
+            }
+            cache.insert(key(n), sparse_game);
         }
         let bytes = saved_bytes(&cache);
         let per_entry = (bytes.len() - MIN_FILE_LEN - RULES.len()) / 10;
-        assert_eq!(
-            per_entry,
-            32 + (1 + 136 * 8) + (1 + 112 * 8) + 16 + 1 + 1 + 1
-        );
-        assert_eq!(per_entry, 2037);
+        // digest, sizes, 6 and 5 (index, f64) pairs, certificate, the rest.
+        assert_eq!(per_entry, 32 + 2 + (1 + 6 * 9) + (1 + 5 * 9) + 16 + 3);
     }
 }

@@ -57,14 +57,21 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
     let cached_before = cache.len();
     // Saved after every day, so an interrupted build resumes; a failed save
     // costs only the reuse, never the build.
+    let mut saving = options.cache.clone();
     let mut save = |cache: &cache::GameCache| {
-        if let Some(path) = &options.cache {
-            if let Err(e) = cache.save(path, &fingerprint) {
-                warnings.push(format!(
-                    "cannot save the game cache {}: {e:#}",
-                    path.display()
-                ));
-            }
+        let Some(path) = &saving else { return };
+        let saved = match path.parent().filter(|p| !p.as_os_str().is_empty()) {
+            Some(dir) => std::fs::create_dir_all(dir)
+                .with_context(|| format!("cannot create {}", dir.display())),
+            None => Ok(()),
+        }
+        .and_then(|()| cache.save(path, &fingerprint));
+        if let Err(e) = saved {
+            warnings.push(format!(
+                "cannot save the game cache {}: {e:#}",
+                path.display()
+            ));
+            saving = None;
         }
     };
     let solution = solver::solve_with_cache(

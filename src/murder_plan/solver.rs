@@ -264,7 +264,8 @@ pub fn cache_fingerprint(backend: LpBackend) -> String {
 /// when its stored pair certifies again, on the game rebuilt from this run's
 /// values, with exactly its stored certificate (never trusted blindly);
 /// every game solved is added. `after_day` is called with the cache after
-/// each day, so an interrupted build can resume from the last saved day.
+/// each day that solved a game, so an interrupted build can resume from the
+/// last saved day.
 ///
 /// # Errors
 /// As [`solve`].
@@ -377,8 +378,11 @@ pub fn solve_with_cache(
             }
             stats.max_gap = stats.max_gap.max(game.certificate.gap());
         }
+        let added = solved.iter().any(|(.., cached)| !cached);
         games.extend(solved.into_iter().map(|(game, ..)| game));
-        after_day(cache);
+        if added {
+            after_day(cache);
+        }
 
         let mut day_values = values[usize::from(d) - 1].clone();
         let mut day_gaps = vec![0.0; STATE_COUNT];
