@@ -121,39 +121,49 @@ pub fn solve_from(
     // Every round adds at least one action, so this bound is never reached
     // by a correct solver; it guards against a cycling one.
     let mut gap = f64::NAN;
-    for _ in 0..=game.rows() + game.cols() {
+    'rounds: for _ in 0..=game.rows() + game.cols() {
         let sub = game.select(&rows, &cols);
-        let pair = if sub.rows() == 1 && sub.cols() == 1 {
-            StrategyPair {
+        let (mut pair, mut polished) = if sub.rows() == 1 && sub.cols() == 1 {
+            let pure = StrategyPair {
                 row: vec![1.0],
                 col: vec![1.0],
-            }
+            };
+            (pure, true)
         } else {
-            let pair = solver.solve(&sub)?;
+            (solver.solve(&sub)?, false)
+        };
+        // The LP's pair decides which actions join; it is polished only once
+        // nothing outside improves, and checked again after polishing.
+        let (row_payoffs, col_payoffs) = loop {
+            let sub_certificate = certify(&sub, &pair);
+            let (row_payoffs, col_payoffs) =
+                sparse_responses(game, &rows, &pair.row, &cols, &pair.col);
+            let more_rows = add_best(
+                &mut rows,
+                &row_payoffs,
+                sub_certificate.upper + IMPROVEMENT,
+                |a, b| a > b,
+            );
+            let more_cols = add_best(
+                &mut cols,
+                &col_payoffs,
+                sub_certificate.lower - IMPROVEMENT,
+                |a, b| a < b,
+            );
+            if more_rows || more_cols {
+                continue 'rounds;
+            }
+            if polished {
+                break (row_payoffs, col_payoffs);
+            }
+            polished = true;
             match polish::polish(&sub, &pair) {
-                Some(polished) if certify(&sub, &polished).gap() < certify(&sub, &pair).gap() => {
-                    polished
+                Some(better) if certify(&sub, &better).gap() < sub_certificate.gap() => {
+                    pair = better
                 }
-                _ => pair,
+                _ => break (row_payoffs, col_payoffs),
             }
         };
-        let sub_certificate = certify(&sub, &pair);
-        let (row_payoffs, col_payoffs) = sparse_responses(game, &rows, &pair.row, &cols, &pair.col);
-        let more_rows = add_best(
-            &mut rows,
-            &row_payoffs,
-            sub_certificate.upper + IMPROVEMENT,
-            |a, b| a > b,
-        );
-        let more_cols = add_best(
-            &mut cols,
-            &col_payoffs,
-            sub_certificate.lower - IMPROVEMENT,
-            |a, b| a < b,
-        );
-        if more_rows || more_cols {
-            continue;
-        }
         let certificate = Certificate::from_responses(&row_payoffs, &col_payoffs);
         gap = certificate.gap();
         if gap.is_nan() || gap > GAP_TOLERANCE {
