@@ -10,12 +10,13 @@
 //! them. The virtualenv lives in `target/tmp/notebook-venv-<hash of
 //! requirements.txt>` and is reused while the requirements do not change.
 
+mod common;
+
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use bytes::Bytes;
-use gametab::pipeline::{build, BuildOptions};
 use gametab_lookup::io::{blake2_hex, read_parquet, write_parquet, Column};
 use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
 use gametab_lookup::murder_plan::schema::WIN_RATES;
@@ -46,23 +47,9 @@ fn python3() -> &'static str {
     "python3"
 }
 
-/// A table set built once for every test of this file.
+/// The table set shared by every test of this file.
 fn tables() -> &'static Path {
-    static TABLES: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    let (_, tables) = TABLES.get_or_init(|| {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let options = BuildOptions {
-            out: dir.path().join("tables"),
-            threads: 2,
-            progress: false,
-            lp: Default::default(),
-            cache: None,
-        };
-        build(&options).expect("the tables build");
-        let tables = options.out;
-        (dir, tables)
-    });
-    tables
+    common::built_tables()
 }
 
 /// The Python interpreter of a virtualenv holding `requirements.txt`,

@@ -3,33 +3,19 @@
 //! axis labels and legend entries as text, drawn from the tables' numbers,
 //! and the same bytes when drawn again from the same tables.
 
-use std::path::{Path, PathBuf};
-use std::sync::OnceLock;
+mod common;
 
-use gametab::pipeline::{build, BuildOptions};
+use std::path::Path;
+
 use gametab::plots::{
     cluedo_exact_vs_heuristic, cluedo_heuristic_error, dice_raw_vs_corrected,
     murder_plan_win_rate_spread, murder_plan_win_rates, plot_files, write_plots, LegendCorner,
     LineChart, Series, Stroke, PLOTS_DIR,
 };
 
-/// A table set (with its plots) built once for every test of this file.
+/// The table set shared by every test of this file.
 fn tables() -> &'static Path {
-    static TABLES: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    let (_, tables) = TABLES.get_or_init(|| {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let options = BuildOptions {
-            out: dir.path().join("tables"),
-            threads: 2,
-            progress: false,
-            lp: Default::default(),
-            cache: None,
-        };
-        build(&options).expect("the tables build");
-        let tables = options.out;
-        (dir, tables)
-    });
-    tables
+    common::built_tables()
 }
 
 /// Every text node of an SVG document, after checking it parses as XML with
