@@ -16,7 +16,9 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use parquet::basic::{Compression, LogicalType, Repetition, Type as PhysicalType, ZstdLevel};
+use parquet::basic::{
+    Compression, Encoding, LogicalType, Repetition, Type as PhysicalType, ZstdLevel,
+};
 use parquet::column::reader::ColumnReader;
 use parquet::column::writer::ColumnWriter;
 use parquet::data_type::ByteArray;
@@ -24,7 +26,7 @@ use parquet::file::metadata::KeyValue;
 use parquet::file::properties::{EnabledStatistics, WriterProperties};
 use parquet::file::reader::{FileReader, SerializedFileReader};
 use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::Type;
+use parquet::schema::types::{ColumnPath, Type};
 
 pub use crate::column::{Column, Strings};
 use crate::error::{Error, Result};
@@ -182,7 +184,18 @@ fn parquet_schema(schema: &TableSchema) -> Result<Type> {
         .map_err(|e| write_error(schema, e))
 }
 
+/// zstd level of every table: zstd's default. Level 9 made the Murder Plan
+/// tables 3% smaller and took 60% longer to encode.
+pub const ZSTD_LEVEL: i32 = 3;
+
 /// Encode `data` as a zstd-compressed Parquet file with the gametab metadata.
+///
+/// Encodings per column type: strings (few distinct labels) are
+/// dictionary-encoded; integers (sorted keys, long runs) are
+/// `DELTA_BINARY_PACKED`; booleans are plain (bit-packed); doubles are plain,
+/// since probabilities and values are mostly distinct and a dictionary only
+/// costs time and bytes. Every common reader (pyarrow, polars, duckdb, the
+/// `parquet` crate) decodes all three.
 ///
 /// # Errors
 /// [`Error::Write`] when the columns do not match the schema or the encoder
@@ -201,14 +214,26 @@ pub fn write_parquet(data: &TableData) -> Result<Vec<u8>> {
             value.clone(),
         ));
     }
-    let level = ZstdLevel::try_new(9).map_err(|e| write_error(schema, e))?;
-    let props = WriterProperties::builder()
+    let level = ZstdLevel::try_new(ZSTD_LEVEL).map_err(|e| write_error(schema, e))?;
+    let mut props = WriterProperties::builder()
         .set_compression(Compression::ZSTD(level))
         .set_created_by(GENERATOR_VERSION.to_string())
         .set_key_value_metadata(Some(metadata))
         .set_statistics_enabled(EnabledStatistics::Chunk)
-        .set_max_row_group_row_count(Some(1 << 20))
-        .build();
+        .set_max_row_group_row_count(Some(1 << 20));
+    for (def, column) in schema.columns.iter().zip(&data.columns) {
+        let path = ColumnPath::from(def.name);
+        props = match column {
+            Column::Utf8(_) => props,
+            Column::Int32(_) | Column::Int64(_) => props
+                .set_column_dictionary_enabled(path.clone(), false)
+                .set_column_encoding(path, Encoding::DELTA_BINARY_PACKED),
+            Column::Bool(_) | Column::Float64(_) => {
+                props.set_column_dictionary_enabled(path, false)
+            }
+        };
+    }
+    let props = props.build();
     let mut writer = SerializedFileWriter::new(
         Vec::new(),
         Arc::new(parquet_schema(schema)?),
@@ -244,11 +269,16 @@ pub fn write_parquet(data: &TableData) -> Result<Vec<u8>> {
                     w.write_batch(&v[start..end], None, None)
                 }
                 (ColumnWriter::ByteArrayColumnWriter(w), Column::Utf8(v)) => {
-                    let values: Vec<ByteArray> = v
+                    // One buffer per distinct string; rows share it (a
+                    // reference count, not a copy).
+                    let distinct: Vec<ByteArray> = v
+                        .dictionary()
                         .iter()
-                        .skip(start)
-                        .take(end - start)
                         .map(|s| ByteArray::from(s.as_bytes().to_vec()))
+                        .collect();
+                    let values: Vec<ByteArray> = v.codes()[start..end]
+                        .iter()
+                        .map(|&code| distinct[code as usize].clone())
                         .collect();
                     w.write_batch(&values, None, None)
                 }
