@@ -16,7 +16,7 @@ mod reduce;
 
 pub use highs_solver::HighsSolver;
 pub use native::NativeSolver;
-pub use oracle::solve_from;
+pub use oracle::{solve_from, solve_from_with, OracleBuffers, OracleStats};
 pub use reduce::{reduce, Reduction};
 
 /// A payoff matrix, row-major, payoffs to the row player.
@@ -60,6 +60,11 @@ impl PayoffMatrix {
     /// Row `r` as a slice.
     pub fn row(&self, r: usize) -> &[f64] {
         &self.payoffs[r * self.cols..(r + 1) * self.cols]
+    }
+
+    /// The row-major payoffs, to reuse their buffer.
+    pub fn into_payoffs(self) -> Vec<f64> {
+        self.payoffs
     }
 }
 
@@ -371,12 +376,26 @@ impl LpBackend {
 
 /// The solvers of one worker thread for a chosen [`LpBackend`]: the native
 /// solver falls back to HiGHS for a game when it fails or its polished pair
-/// does not certify within [`GAP_TOLERANCE`].
+/// does not certify within [`GAP_TOLERANCE`]. One HiGHS instance and one set
+/// of double-oracle buffers per thread, reused game after game.
 #[derive(Debug)]
 pub struct GameSolver {
     backend: LpBackend,
     native: NativeSolver,
     highs: HighsSolver,
+    buffers: OracleBuffers,
+}
+
+/// How [`GameSolver::solve_from`] settled a game.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct SolveReport {
+    /// The double oracle did not certify; the whole game was reduced and
+    /// solved instead.
+    pub whole: bool,
+    /// HiGHS replaced the native solver's answer.
+    pub fallback: bool,
+    /// Rounds, LPs, closed forms and LP time of the double oracle.
+    pub oracle: OracleStats,
 }
 
 impl GameSolver {
@@ -386,6 +405,7 @@ impl GameSolver {
             backend,
             native: NativeSolver::new(),
             highs: HighsSolver::new(),
+            buffers: OracleBuffers::new(),
         }
     }
 
@@ -403,13 +423,10 @@ impl GameSolver {
             },
         }
     }
-}
 
-impl GameSolver {
     /// Solve `game` by double oracle from the guessed supports (see
     /// [`solve_from`]), with the chosen back end for the sub-games; when that
     /// fails to certify, solve the whole game as [`GameSolver::solve`] does.
-    /// The flags: the double oracle failed, HiGHS replaced the native answer.
     ///
     /// # Errors
     /// As [`GameSolver::solve`].
@@ -418,16 +435,27 @@ impl GameSolver {
         game: &impl Payoffs,
         rows: &[usize],
         cols: &[usize],
-    ) -> Result<(SolvedGame, bool, bool), SolveError> {
-        let guessed = match self.backend {
-            LpBackend::Highs => solve_from(game, &mut self.highs, rows, cols),
-            LpBackend::Native => solve_from(game, &mut self.native, rows, cols),
+    ) -> Result<(SolvedGame, SolveReport), SolveError> {
+        let mut report = SolveReport::default();
+        let solver: &mut dyn MatrixGameSolver = match self.backend {
+            LpBackend::Highs => &mut self.highs,
+            LpBackend::Native => &mut self.native,
         };
+        let guessed = solve_from_with(
+            game,
+            solver,
+            &mut self.buffers,
+            &mut report.oracle,
+            rows,
+            cols,
+        );
         match guessed {
-            Ok(solved) => Ok((solved, false, false)),
+            Ok(solved) => Ok((solved, report)),
             Err(_) => {
                 let (solved, fallback) = self.solve(&game.to_matrix())?;
-                Ok((solved, true, fallback))
+                report.whole = true;
+                report.fallback = fallback;
+                Ok((solved, report))
             }
         }
     }

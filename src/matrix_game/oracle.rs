@@ -13,10 +13,19 @@
 //! With a good guess (the supports of the same state one day earlier, in
 //! backward induction), one or two small LPs settle a game, instead of a
 //! reduction of the full matrix and an LP on what remains.
+//!
+//! Sub-games with a pure saddle point and 2x2 games without one are solved
+//! in closed form; only the rest go to the LP back end. One round reads
+//! each outside action's payoffs against the opponent's support once: the
+//! same sums give the sub-game's bounds (its certificate) and the best
+//! responses. The buffers live in [`OracleBuffers`], one per worker thread,
+//! so the rounds of a game allocate almost nothing.
+
+use std::time::{Duration, Instant};
 
 use super::{
-    certify, polish, sparse_responses, Certificate, MatrixGameSolver, Payoffs, SolveError,
-    SolvedGame, StrategyPair, GAP_TOLERANCE,
+    polish, Certificate, MatrixGameSolver, PayoffMatrix, Payoffs, SolveError, SolvedGame,
+    StrategyPair, GAP_TOLERANCE,
 };
 
 /// An outside action must beat the sub-game's bound by more than this to be
@@ -27,47 +36,167 @@ const IMPROVEMENT: f64 = 1e-13;
 /// the most improving first.
 const ADDED_PER_ROUND: usize = 3;
 
-/// Add to `kept` (sorted) up to [`ADDED_PER_ROUND`] outside indices whose
-/// score beats `bound` by more than [`IMPROVEMENT`] (`better` orients the
-/// comparison); returns whether any was added.
+/// What the double oracle did for one game.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct OracleStats {
+    /// Sub-games solved (rounds).
+    pub rounds: u32,
+    /// Sub-games solved by the LP back end.
+    pub lps: u32,
+    /// Sub-games solved in closed form (pure saddle point or 2x2).
+    pub closed_forms: u32,
+    /// Time spent inside the LP back end.
+    pub lp_time: Duration,
+}
+
+impl OracleStats {
+    /// Add `other`'s counts and time to these.
+    pub fn add(&mut self, other: &OracleStats) {
+        self.rounds += other.rounds;
+        self.lps += other.lps;
+        self.closed_forms += other.closed_forms;
+        self.lp_time += other.lp_time;
+    }
+}
+
+/// Payoffs of every row against a column strategy and of every column
+/// against a row strategy.
+#[derive(Debug, Default)]
+struct Responses {
+    rows: Vec<f64>,
+    cols: Vec<f64>,
+}
+
+/// Reusable buffers of [`solve_from_with`]; one per worker thread.
+#[derive(Debug, Default)]
+pub struct OracleBuffers {
+    /// Sub-game rows and columns, increasing.
+    rows: Vec<usize>,
+    cols: Vec<usize>,
+    /// Membership of every full-game row and column in the sub-game.
+    row_kept: Vec<bool>,
+    col_kept: Vec<bool>,
+    /// The supports of the current pair, `(full index, probability)`.
+    row_support: Vec<(usize, f64)>,
+    col_support: Vec<(usize, f64)>,
+    /// Responses to the current pair, and to a polished candidate.
+    current: Responses,
+    candidate: Responses,
+    /// The sub-game's payoffs, row-major (handed to the LP and taken back).
+    sub: Vec<f64>,
+    /// Column maxima for the pure security actions.
+    col_max: Vec<f64>,
+}
+
+impl OracleBuffers {
+    /// Empty buffers.
+    pub fn new() -> OracleBuffers {
+        OracleBuffers::default()
+    }
+}
+
+/// `(index, probability)` of the positive entries of `probabilities`, which
+/// belong to the increasing indices `indices`.
+fn support_of(indices: &[usize], probabilities: &[f64], out: &mut Vec<(usize, f64)>) {
+    out.clear();
+    out.extend(
+        indices
+            .iter()
+            .zip(probabilities)
+            .filter(|&(_, &p)| p != 0.0)
+            .map(|(&i, &p)| (i, p)),
+    );
+}
+
+/// Payoffs of every row against `col_support` and of every column against
+/// `row_support`, summed in increasing index order over the support: the
+/// same bits as [`super::sparse_responses`].
+fn responses_into(
+    game: &impl Payoffs,
+    row_support: &[(usize, f64)],
+    col_support: &[(usize, f64)],
+    out: &mut Responses,
+) {
+    out.rows.clear();
+    out.rows.extend((0..game.rows()).map(|r| {
+        col_support
+            .iter()
+            .fold(0.0, |acc, &(c, q)| acc + game.at(r, c) * q)
+    }));
+    out.cols.clear();
+    out.cols.extend((0..game.cols()).map(|c| {
+        row_support
+            .iter()
+            .fold(0.0, |acc, &(r, p)| acc + p * game.at(r, c))
+    }));
+}
+
+/// The sub-game's certificate, read off the full responses: the best kept
+/// row against the column strategy, the best kept column against the row
+/// strategy. Bit for bit [`super::certify`] on the sub-matrix, whose sums
+/// differ only by terms that are exact zeros.
+fn sub_certificate(responses: &Responses, rows: &[usize], cols: &[usize]) -> Certificate {
+    Certificate {
+        lower: cols
+            .iter()
+            .map(|&c| responses.cols[c])
+            .fold(f64::INFINITY, f64::min),
+        upper: rows
+            .iter()
+            .map(|&r| responses.rows[r])
+            .fold(f64::NEG_INFINITY, f64::max),
+    }
+}
+
+/// Add to `kept` (increasing, with membership `in_kept`) up to
+/// [`ADDED_PER_ROUND`] outside indices whose score beats `bound` by more than
+/// [`IMPROVEMENT`]; `maximise` orients the comparison. The most improving
+/// join first, ties by lower index. Returns whether any joined.
 fn add_best(
     kept: &mut Vec<usize>,
+    in_kept: &mut [bool],
     scores: &[f64],
     bound: f64,
-    better: fn(f64, f64) -> bool,
+    maximise: bool,
 ) -> bool {
-    let mut outside: Vec<(usize, f64)> = scores
-        .iter()
-        .enumerate()
-        .filter(|&(i, &s)| better(s, bound) && kept.binary_search(&i).is_err())
-        .map(|(i, &s)| (i, s))
-        .collect();
-    if outside.is_empty() {
-        return false;
-    }
-    // Most improving first; ties by index, so the result is deterministic.
-    outside.sort_by(|a, b| {
-        if better(a.1, b.1) {
-            std::cmp::Ordering::Less
-        } else if better(b.1, a.1) {
-            std::cmp::Ordering::Greater
-        } else {
-            a.0.cmp(&b.0)
+    // Orient so that larger is better.
+    let sign = if maximise { 1.0 } else { -1.0 };
+    let threshold = sign * bound + IMPROVEMENT;
+    // The best outside indices so far, most improving first.
+    let mut best = [(0usize, 0.0f64); ADDED_PER_ROUND];
+    let mut len = 0;
+    for (i, &score) in scores.iter().enumerate() {
+        let s = sign * score;
+        // NaN never improves.
+        let improves = s > threshold;
+        if !improves || in_kept[i] || (len == ADDED_PER_ROUND && s <= best[len - 1].1) {
+            continue;
         }
-    });
-    for &(i, _) in outside.iter().take(ADDED_PER_ROUND) {
+        // Replace the last (or fill the next) place and move up past worse
+        // scores only: an equal score keeps the lower index first.
+        let mut at = len.min(ADDED_PER_ROUND - 1);
+        best[at] = (i, s);
+        while at > 0 && best[at - 1].1 < s {
+            best.swap(at - 1, at);
+            at -= 1;
+        }
+        len = (len + 1).min(ADDED_PER_ROUND);
+    }
+    for &(i, _) in &best[..len] {
+        in_kept[i] = true;
         let at = kept.binary_search(&i).unwrap_err();
         kept.insert(at, i);
     }
-    true
+    len > 0
 }
 
 /// The row whose worst payoff is largest and the column whose best payoff is
 /// smallest: the pure maximin and minimax actions, a start when there is no
 /// guess.
-fn pure_security(game: &impl Payoffs) -> (usize, usize) {
+fn pure_security(game: &impl Payoffs, col_max: &mut Vec<f64>) -> (usize, usize) {
     let mut best_row = (0, f64::NEG_INFINITY);
-    let mut col_max = vec![f64::NEG_INFINITY; game.cols()];
+    col_max.clear();
+    col_max.resize(game.cols(), f64::NEG_INFINITY);
     for r in 0..game.rows() {
         let mut worst = f64::INFINITY;
         for (c, m) in col_max.iter_mut().enumerate() {
@@ -87,84 +216,199 @@ fn pure_security(game: &impl Payoffs) -> (usize, usize) {
     (best_row.0, best_col.0)
 }
 
+/// The equilibrium of `sub` in closed form, when it has one: a pure saddle
+/// point (a cell that is the smallest of its row and the largest of its
+/// column: the maximin row against the minimax column, first by index), or
+/// the mixed equilibrium of a 2x2 game without one. Both are exact up to
+/// the rounding of two divisions.
+fn closed_form(sub: &PayoffMatrix) -> Option<StrategyPair> {
+    let (m, n) = (sub.rows(), sub.cols());
+    let mut maximin = (0, f64::NEG_INFINITY);
+    for r in 0..m {
+        let worst = sub.row(r).iter().copied().fold(f64::INFINITY, f64::min);
+        if worst > maximin.1 {
+            maximin = (r, worst);
+        }
+    }
+    let mut minimax = (0, f64::INFINITY);
+    for c in 0..n {
+        let best = (0..m)
+            .map(|r| sub.at(r, c))
+            .fold(f64::NEG_INFINITY, f64::max);
+        if best < minimax.1 {
+            minimax = (c, best);
+        }
+    }
+    if maximin.1 == minimax.1 {
+        let mut pair = StrategyPair {
+            row: vec![0.0; m],
+            col: vec![0.0; n],
+        };
+        pair.row[maximin.0] = 1.0;
+        pair.col[minimax.0] = 1.0;
+        return Some(pair);
+    }
+    if (m, n) != (2, 2) {
+        return None;
+    }
+    // No saddle point: both players mix, each equalising the other's two
+    // actions. The denominator is non-zero exactly because there is no
+    // saddle (a - b and c - d, a - c and b - d have opposite signs).
+    let (a, b, c, d) = (sub.at(0, 0), sub.at(0, 1), sub.at(1, 0), sub.at(1, 1));
+    let denominator = (a - b) + (d - c);
+    let p = (d - c) / denominator;
+    let q = (d - b) / denominator;
+    let valid = |x: f64| x.is_finite() && x > 0.0 && x < 1.0;
+    if !valid(p) || !valid(q) {
+        return None;
+    }
+    Some(StrategyPair {
+        row: vec![p, 1.0 - p],
+        col: vec![q, 1.0 - q],
+    })
+}
+
 /// Solve `game` by double oracle from the guessed supports `rows` and `cols`
 /// (indices into the full game; empty means the pure security actions).
 ///
 /// # Errors
-/// The sub-game solver's error, or [`SolveError::Uncertified`] when no
-/// outside action improves and yet the pair does not certify within
-/// [`GAP_TOLERANCE`] (numerical trouble: the caller falls back to a full
-/// solve).
+/// As [`solve_from_with`].
 pub fn solve_from(
     game: &impl Payoffs,
     solver: &mut dyn MatrixGameSolver,
     rows: &[usize],
     cols: &[usize],
 ) -> Result<SolvedGame, SolveError> {
-    let (mut rows, mut cols) = (rows.to_vec(), cols.to_vec());
-    for (kept, len) in [(&mut rows, game.rows()), (&mut cols, game.cols())] {
-        kept.retain(|&i| i < len);
+    solve_from_with(
+        game,
+        solver,
+        &mut OracleBuffers::new(),
+        &mut OracleStats::default(),
+        rows,
+        cols,
+    )
+}
+
+/// [`solve_from`] with reused buffers, adding what it did to `stats`.
+///
+/// # Errors
+/// The sub-game solver's error, or [`SolveError::Uncertified`] when no
+/// outside action improves and yet the pair does not certify within
+/// [`GAP_TOLERANCE`] (numerical trouble: the caller falls back to a full
+/// solve).
+pub fn solve_from_with(
+    game: &impl Payoffs,
+    solver: &mut dyn MatrixGameSolver,
+    buffers: &mut OracleBuffers,
+    stats: &mut OracleStats,
+    rows: &[usize],
+    cols: &[usize],
+) -> Result<SolvedGame, SolveError> {
+    let b = buffers;
+    for (kept, in_kept, guess, len) in [
+        (&mut b.rows, &mut b.row_kept, rows, game.rows()),
+        (&mut b.cols, &mut b.col_kept, cols, game.cols()),
+    ] {
+        kept.clear();
+        kept.extend(guess.iter().copied().filter(|&i| i < len));
         kept.sort_unstable();
         kept.dedup();
+        in_kept.clear();
+        in_kept.resize(len, false);
     }
     // The security actions cost a pass over the whole matrix: only without
     // a guess.
-    if rows.is_empty() || cols.is_empty() {
-        let (security_row, security_col) = pure_security(game);
-        if rows.is_empty() {
-            rows.push(security_row);
+    if b.rows.is_empty() || b.cols.is_empty() {
+        let (security_row, security_col) = pure_security(game, &mut b.col_max);
+        if b.rows.is_empty() {
+            b.rows.push(security_row);
         }
-        if cols.is_empty() {
-            cols.push(security_col);
+        if b.cols.is_empty() {
+            b.cols.push(security_col);
         }
+    }
+    for &r in &b.rows {
+        b.row_kept[r] = true;
+    }
+    for &c in &b.cols {
+        b.col_kept[c] = true;
     }
     // Every round adds at least one action, so this bound is never reached
     // by a correct solver; it guards against a cycling one.
     let mut gap = f64::NAN;
     'rounds: for _ in 0..=game.rows() + game.cols() {
-        let sub = game.select(&rows, &cols);
-        let (mut pair, mut polished) = if sub.rows() == 1 && sub.cols() == 1 {
-            let pure = StrategyPair {
-                row: vec![1.0],
-                col: vec![1.0],
-            };
-            (pure, true)
-        } else {
-            (solver.solve(&sub)?, false)
+        stats.rounds += 1;
+        let mut payoffs = std::mem::take(&mut b.sub);
+        payoffs.clear();
+        for &r in &b.rows {
+            payoffs.extend(b.cols.iter().map(|&c| game.at(r, c)));
+        }
+        let sub = PayoffMatrix::new(b.rows.len(), b.cols.len(), payoffs);
+        // A closed form is exact: nothing to polish.
+        let (mut pair, mut polished) = match closed_form(&sub) {
+            Some(pair) => {
+                stats.closed_forms += 1;
+                (pair, true)
+            }
+            None => {
+                let started = Instant::now();
+                let solved = solver.solve(&sub);
+                stats.lp_time += started.elapsed();
+                stats.lps += 1;
+                match solved {
+                    Ok(pair) => (pair, false),
+                    Err(error) => {
+                        b.sub = sub.into_payoffs();
+                        return Err(error);
+                    }
+                }
+            }
         };
+        support_of(&b.rows, &pair.row, &mut b.row_support);
+        support_of(&b.cols, &pair.col, &mut b.col_support);
+        responses_into(game, &b.row_support, &b.col_support, &mut b.current);
         // The LP's pair decides which actions join; it is polished only once
         // nothing outside improves, and checked again after polishing.
-        let (row_payoffs, col_payoffs) = loop {
-            let sub_certificate = certify(&sub, &pair);
-            let (row_payoffs, col_payoffs) =
-                sparse_responses(game, &rows, &pair.row, &cols, &pair.col);
+        loop {
+            let bounds = sub_certificate(&b.current, &b.rows, &b.cols);
             let more_rows = add_best(
-                &mut rows,
-                &row_payoffs,
-                sub_certificate.upper + IMPROVEMENT,
-                |a, b| a > b,
+                &mut b.rows,
+                &mut b.row_kept,
+                &b.current.rows,
+                bounds.upper,
+                true,
             );
             let more_cols = add_best(
-                &mut cols,
-                &col_payoffs,
-                sub_certificate.lower - IMPROVEMENT,
-                |a, b| a < b,
+                &mut b.cols,
+                &mut b.col_kept,
+                &b.current.cols,
+                bounds.lower,
+                false,
             );
             if more_rows || more_cols {
+                b.sub = sub.into_payoffs();
                 continue 'rounds;
             }
             if polished {
-                break (row_payoffs, col_payoffs);
+                break;
             }
             polished = true;
-            match polish::polish(&sub, &pair) {
-                Some(better) if certify(&sub, &better).gap() < sub_certificate.gap() => {
-                    pair = better
-                }
-                _ => break (row_payoffs, col_payoffs),
+            let Some(better) = polish::polish(&sub, &pair) else {
+                break;
+            };
+            support_of(&b.rows, &better.row, &mut b.row_support);
+            support_of(&b.cols, &better.col, &mut b.col_support);
+            responses_into(game, &b.row_support, &b.col_support, &mut b.candidate);
+            if sub_certificate(&b.candidate, &b.rows, &b.cols).gap() < bounds.gap() {
+                pair = better;
+                std::mem::swap(&mut b.current, &mut b.candidate);
+            } else {
+                break;
             }
-        };
-        let certificate = Certificate::from_responses(&row_payoffs, &col_payoffs);
+        }
+        let (reduced_rows, reduced_cols) = (sub.rows(), sub.cols());
+        b.sub = sub.into_payoffs();
+        let certificate = Certificate::from_responses(&b.current.rows, &b.current.cols);
         gap = certificate.gap();
         if gap.is_nan() || gap > GAP_TOLERANCE {
             break;
@@ -173,18 +417,18 @@ pub fn solve_from(
             row: vec![0.0; game.rows()],
             col: vec![0.0; game.cols()],
         };
-        for (&r, &p) in rows.iter().zip(&pair.row) {
+        for (&r, &p) in b.rows.iter().zip(&pair.row) {
             full.row[r] = p;
         }
-        for (&c, &p) in cols.iter().zip(&pair.col) {
+        for (&c, &p) in b.cols.iter().zip(&pair.col) {
             full.col[c] = p;
         }
         return Ok(SolvedGame {
             strategies: full,
             certificate,
-            reduced_rows: sub.rows(),
-            reduced_cols: sub.cols(),
-            used_lp: sub.rows() > 1 || sub.cols() > 1,
+            reduced_rows,
+            reduced_cols,
+            used_lp: reduced_rows > 1 || reduced_cols > 1,
         });
     }
     Err(SolveError::Uncertified {
@@ -193,4 +437,92 @@ pub fn solve_from(
         rows: game.rows(),
         cols: game.cols(),
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::matrix_game::{certify, NativeSolver};
+
+    fn matrix(rows: usize, cols: usize, payoffs: &[f64]) -> PayoffMatrix {
+        PayoffMatrix::new(rows, cols, payoffs.to_vec())
+    }
+
+    #[test]
+    fn add_best_takes_the_three_most_improving_outside_actions() {
+        let scores = [0.5, 0.9, 0.9, 0.1, 0.95, 0.9, 0.92];
+        let mut kept = vec![3, 4];
+        let mut in_kept = vec![false, false, false, true, true, false, false];
+        assert!(add_best(&mut kept, &mut in_kept, &scores, 0.4, true));
+        // 4 (0.95) is already kept; 0.92 first, then the lower indices of the
+        // three tied at 0.9.
+        assert_eq!(kept, vec![1, 2, 3, 4, 6]);
+        assert_eq!(in_kept, vec![false, true, true, true, true, false, true]);
+        // Minimising: only scores below the bound by more than IMPROVEMENT.
+        let mut kept = vec![0];
+        let mut in_kept = vec![true, false, false, false, false, false, false];
+        assert!(add_best(&mut kept, &mut in_kept, &scores, 0.9, false));
+        assert_eq!(kept, vec![0, 3]);
+        // Beating the bound by less than IMPROVEMENT is rounding: nothing
+        // joins; by more, it joins. NaN never joins.
+        let mut kept = vec![0];
+        let mut in_kept = vec![true, false, false];
+        assert!(!add_best(
+            &mut kept,
+            &mut in_kept,
+            &[0.9, 0.5 + 5e-14, 0.2],
+            0.5,
+            true
+        ));
+        assert!(!add_best(
+            &mut kept,
+            &mut in_kept,
+            &[0.9, f64::NAN, 0.2],
+            0.5,
+            true
+        ));
+        assert_eq!(kept, vec![0]);
+        assert!(add_best(
+            &mut kept,
+            &mut in_kept,
+            &[0.9, 0.5 + 1e-12, 0.2],
+            0.5,
+            true
+        ));
+        assert_eq!(kept, vec![0, 1]);
+    }
+
+    #[test]
+    fn closed_forms_are_equilibria_and_agree_with_the_lp() {
+        let mut native = NativeSolver::new();
+        // A saddle point (row 1, column 0) in a 3x3 game.
+        let saddle = matrix(3, 3, &[0.1, 0.9, 0.8, 0.4, 0.6, 0.5, 0.2, 0.3, 0.7]);
+        let pair = closed_form(&saddle).expect("saddle point");
+        assert_eq!(pair.row, vec![0.0, 1.0, 0.0]);
+        assert_eq!(pair.col, vec![1.0, 0.0, 0.0]);
+        assert_eq!(certify(&saddle, &pair).gap(), 0.0);
+        // Matching pennies-like 3x3 without a saddle: no closed form.
+        let rock = matrix(3, 3, &[0.5, 0.0, 1.0, 1.0, 0.5, 0.0, 0.0, 1.0, 0.5]);
+        assert!(closed_form(&rock).is_none());
+        // Every 2x2 game on a grid of levels: the closed form certifies to
+        // rounding and has the LP's value.
+        let levels = [0.0, 0.125, 0.3, 0.5, 0.7, 1.0];
+        let mut mixed = 0;
+        for a in levels {
+            for b in levels {
+                for c in levels {
+                    for d in levels {
+                        let game = matrix(2, 2, &[a, b, c, d]);
+                        let pair = closed_form(&game).expect("2x2 always has a closed form");
+                        let certificate = certify(&game, &pair);
+                        assert!(certificate.gap() <= 1e-15, "{a} {b} {c} {d}");
+                        let lp = certify(&game, &native.solve(&game).expect("solves"));
+                        assert!((certificate.value() - lp.value()).abs() <= 1e-12);
+                        mixed += usize::from(pair.row[0] > 0.0 && pair.row[1] > 0.0);
+                    }
+                }
+            }
+        }
+        assert!(mixed > 100, "the grid has mixed games ({mixed})");
+    }
 }

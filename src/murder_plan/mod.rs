@@ -74,8 +74,9 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
             saving = None;
         }
     };
+    let use_cache = options.cache.is_some().then_some(&mut cache);
     let solution = solver::solve_with_cache(
-        MAX_DAYS, options.lp, &mut cache, &mut save, &on_day, &on_game,
+        MAX_DAYS, options.lp, use_cache, &mut save, &on_day, &on_game,
     )
     .context("solving the Murder Plan matrix games")?;
     for warning in &warnings {
@@ -99,6 +100,8 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
     } else {
         0.0
     };
+    // Games the double oracle settled (not from the cache, not solved whole).
+    let solved = stats.distinct_games - stats.cached - stats.oracle_fallbacks;
     let mut lines = vec![
         format!(
             "reachable layers (non-winning states, D = {MAX_DAYS}): {:?}",
@@ -109,7 +112,7 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
             &stats.games_per_day[1..]
         ),
         format!(
-            "payoff matrices {}, distinct games {}, LPs solved {} (avg reduced size {:.1} cells), saddle points {}",
+            "payoff matrices {}, distinct games {}, mixed equilibria {} (avg final sub-game {:.1} cells), pure saddle points {}",
             stats.matrices,
             stats.distinct_games,
             stats.lps,
@@ -117,7 +120,16 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
             stats.distinct_games - stats.lps
         ),
         format!(
-            "LP back end {}, double-oracle games solved whole {}, fallbacks to HiGHS {}, avg {:.1} us per distinct game solved",
+            "double oracle: {} rounds ({:.2} per game solved), {} sub-game LPs, {} closed forms; LP time {:.1} us per LP, {:.1} us per distinct game solved (CPU time summed over threads)",
+            stats.oracle.rounds,
+            f64::from(stats.oracle.rounds) / solved.max(1) as f64,
+            stats.oracle.lps,
+            stats.oracle.closed_forms,
+            stats.oracle.lp_time.as_secs_f64() * 1e6 / f64::from(stats.oracle.lps.max(1)),
+            stats.oracle.lp_time.as_secs_f64() * 1e6 / solved.max(1) as f64,
+        ),
+        format!(
+            "LP back end {}, double-oracle games solved whole {}, fallbacks to HiGHS {}, {:.1} us wall per distinct game",
             stats.backend.name(),
             stats.oracle_fallbacks,
             stats.fallbacks,

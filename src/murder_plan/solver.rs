@@ -3,10 +3,11 @@
 //! non-winning state, with identical games (same inventory, same outcome
 //! values) solved once.
 //!
-//! Games are identified by a BLAKE2b-256 digest of the inventory index and
-//! the bits of the continuation value of each distinct turn outcome: that
-//! pair determines the payoff matrix exactly, and hashing it costs a few
-//! hundred floats instead of the ~15 thousand of the expanded matrix. The
+//! Games are identified by a BLAKE2b-256 digest of the inventory, the map
+//! from turn outcomes to distinct post-card states, and the bits of the
+//! continuation value of each of those states: that determines the payoff
+//! matrix exactly, and hashing it costs ~260 floats instead of the ~15
+//! thousand of the expanded matrix. The
 //! distinct games of one day are solved in parallel (rayon, one LP solver
 //! per worker, native or HiGHS by [`LpBackend`], native falling back to
 //! HiGHS game by game); everything is assembled in state order, so the result
@@ -23,8 +24,8 @@ use rayon::prelude::*;
 use super::cache::GameCache;
 use super::turns::{TurnTable, TurnTables};
 use crate::matrix_game::{
-    certify_sparse, GameSolver, LpBackend, PayoffMatrix, Payoffs, SolveError, SolvedGame,
-    GAP_TOLERANCE,
+    certify_sparse, GameSolver, LpBackend, OracleStats, PayoffMatrix, Payoffs, SolveError,
+    SolveReport, SolvedGame, GAP_TOLERANCE,
 };
 
 /// 256-bit digest of what determines a payoff matrix.
@@ -58,7 +59,8 @@ pub struct SolveStats {
     pub matrices: usize,
     /// Distinct games after the digest dedupe (= matrices expanded).
     pub distinct_games: usize,
-    /// Distinct games solved by LP (the rest reduced to a saddle point).
+    /// Distinct games whose final sub-game is larger than 1x1 (a mixed
+    /// equilibrium; the rest are pure saddle points).
     pub lps: usize,
     /// Sum over LP games of reduced rows x columns, for the average size.
     pub reduced_cells: usize,
@@ -74,6 +76,10 @@ pub struct SolveStats {
     pub oracle_fallbacks: usize,
     /// Distinct games taken from the cache (re-certified) instead of solved.
     pub cached: usize,
+    /// Double-oracle rounds, sub-game LPs, closed forms and the time spent
+    /// inside the LP back end (summed over worker threads), over the games
+    /// the double oracle settled.
+    pub oracle: OracleStats,
     /// Time spent on brain choices and game digests.
     pub digest_time: Duration,
     /// Time spent building, reducing, solving and certifying games.
@@ -131,13 +137,20 @@ fn brain_choices(previous: &[f64]) -> Vec<BrainChoice> {
         .collect()
 }
 
-/// A canonical non-winning state with the post-card state of every distinct
-/// outcome of its inventory (`STATE_COUNT` < 2^16). The successors do not
-/// depend on days_left, so they are computed once for all days.
+/// A canonical non-winning state and where its turn outcomes lead. The
+/// successors do not depend on days_left, so they are computed once for all
+/// days.
+///
+/// Of a state's ~700 distinct outcomes only ~260 lead to distinct post-card
+/// states (`STATE_COUNT` < 2^16): `posts` lists those, in order of first
+/// appearance, and `slot_of[o]` is the position in `posts` of outcome `o`'s
+/// post-card state. `shape` digests the inventory and `slot_of`.
 struct Successors<'a> {
     state: State,
     table: &'a TurnTable,
-    post: Vec<u16>,
+    posts: Vec<u16>,
+    slot_of: Vec<u16>,
+    shape: GameDigest,
 }
 
 fn successors(turns: &TurnTables) -> Vec<Successors<'_>> {
@@ -148,29 +161,65 @@ fn successors(turns: &TurnTables) -> Vec<Successors<'_>> {
         .into_par_iter()
         .map(|state| {
             let table = turns.get(state.limited);
-            let post = table
+            let mut slot_by_post = vec![u16::MAX; STATE_COUNT];
+            let mut posts = Vec::new();
+            let slot_of: Vec<u16> = table
                 .outcomes
                 .iter()
-                .map(|o| o.apply(state).index() as u16)
+                .map(|o| {
+                    let post = o.apply(state).index();
+                    if slot_by_post[post] == u16::MAX {
+                        slot_by_post[post] = posts.len() as u16;
+                        posts.push(post as u16);
+                    }
+                    slot_by_post[post]
+                })
                 .collect();
-            Successors { state, table, post }
+            let mut hasher = Blake2b::<U32>::new();
+            hasher.update([table.limited.index() as u8]);
+            hasher.update((slot_of.len() as u32).to_le_bytes());
+            for slot in &slot_of {
+                hasher.update(slot.to_le_bytes());
+            }
+            Successors {
+                state,
+                table,
+                posts,
+                slot_of,
+                shape: hasher.finalize().into(),
+            }
         })
         .collect()
 }
 
-/// Continuation value of each distinct outcome of a state's inventory.
-fn outcome_values(successors: &Successors, brain: &[BrainChoice]) -> Vec<f64> {
+/// Continuation value of each distinct post-card state of `successors`.
+fn slot_values(successors: &Successors, brain: &[BrainChoice]) -> Vec<f64> {
     successors
-        .post
+        .posts
         .iter()
         .map(|&post| brain[usize::from(post)].value)
         .collect()
 }
 
-fn digest(table: &TurnTable, values: &[f64]) -> GameDigest {
+/// Continuation value of each distinct outcome, from the slot values.
+fn outcome_values(successors: &Successors, slot_values: &[f64]) -> Vec<f64> {
+    successors
+        .slot_of
+        .iter()
+        .map(|&slot| slot_values[usize::from(slot)])
+        .collect()
+}
+
+/// BLAKE2b-256 of the state's shape digest (inventory and outcome-to-slot
+/// map) and the bits of every slot value: the payoff of cell `(a, b)` is
+/// `slot_values[slot_of[outcome_of[a, b]]]`, so equal digests mean equal
+/// matrices. Hashing the ~260 slot values instead of the ~700 outcome values
+/// makes the digests about 2.7 times cheaper, and finds exactly the same
+/// duplicates on this game.
+fn digest(successors: &Successors, slot_values: &[f64]) -> GameDigest {
     let mut hasher = Blake2b::<U32>::new();
-    hasher.update([table.limited.index() as u8]);
-    for v in values {
+    hasher.update(successors.shape);
+    for v in slot_values {
         hasher.update(v.to_bits().to_le_bytes());
     }
     hasher.finalize().into()
@@ -207,12 +256,12 @@ impl Payoffs for OutcomeGame<'_> {
     }
 }
 
-/// A game waiting to be solved: its inventory table, outcome values, and
+/// A game waiting to be solved: its state's successors and slot values, and
 /// the game its first state played one day earlier, whose supports are the
 /// double oracle's first guess.
 struct PendingGame<'a> {
-    table: &'a TurnTable,
-    values: Vec<f64>,
+    successors: &'a Successors<'a>,
+    slot_values: Vec<f64>,
     previous: Option<usize>,
     key: GameDigest,
 }
@@ -238,14 +287,7 @@ pub fn solve(
     on_day: &(dyn Fn(u8, usize) + Sync),
     on_game: &(dyn Fn() + Sync),
 ) -> Result<Solution, SolveError> {
-    solve_with_cache(
-        max_days,
-        backend,
-        &mut GameCache::default(),
-        &mut |_| {},
-        on_day,
-        on_game,
-    )
+    solve_with_cache(max_days, backend, None, &mut |_| {}, on_day, on_game)
 }
 
 /// What a cache must have been written with to be used by this solver: the
@@ -253,14 +295,15 @@ pub fn solve(
 /// inputs give the same strategies only with all three the same).
 pub fn cache_fingerprint(backend: LpBackend) -> String {
     format!(
-        "{}; murder plan games: blake2b-256 of inventory and outcome values, double oracle, gap tolerance {:e}; lp {}",
+        "{}; murder plan games: blake2b-256 of inventory, outcome-to-successor map and successor values, double oracle, gap tolerance {:e}; lp {}",
         gametab_lookup::io::GENERATOR_VERSION,
         GAP_TOLERANCE,
         backend.name()
     )
 }
 
-/// [`solve`] with a cache of solved games by digest: a cached game is used
+/// [`solve`] with a cache of solved games by digest (`None`: no cache, as
+/// [`solve`]): a cached game is used
 /// when its stored pair certifies again, on the game rebuilt from this run's
 /// values, with exactly its stored certificate (never trusted blindly);
 /// every game solved is added. `after_day` is called with the cache after
@@ -272,7 +315,7 @@ pub fn cache_fingerprint(backend: LpBackend) -> String {
 pub fn solve_with_cache(
     max_days: u8,
     backend: LpBackend,
-    cache: &mut GameCache,
+    mut cache: Option<&mut GameCache>,
     after_day: &mut dyn FnMut(&GameCache),
     on_day: &(dyn Fn(u8, usize) + Sync),
     on_game: &(dyn Fn() + Sync),
@@ -301,20 +344,20 @@ pub fn solve_with_cache(
         let digested: Vec<(Vec<f64>, GameDigest)> = canonical
             .par_iter()
             .map(|s| {
-                let values = outcome_values(s, &choices);
-                let key = digest(s.table, &values);
+                let values = slot_values(s, &choices);
+                let key = digest(s, &values);
                 (values, key)
             })
             .collect();
         let mut day_refs: Vec<(State, usize)> = Vec::with_capacity(canonical.len());
         let mut pending: Vec<PendingGame> = Vec::new();
-        for (s, (outcome_values, key)) in canonical.iter().zip(digested) {
+        for (s, (slot_values, key)) in canonical.iter().zip(digested) {
             let next_index = games.len() + pending.len();
             let previous = game_refs[usize::from(d) - 1][s.state.index()].map(|r: GameRef| r.game);
             let game = *known.entry(key).or_insert_with(|| {
                 pending.push(PendingGame {
-                    table: s.table,
-                    values: outcome_values,
+                    successors: s,
+                    slot_values,
                     previous,
                     key,
                 });
@@ -329,7 +372,7 @@ pub fn solve_with_cache(
 
         let started = Instant::now();
         on_day(d, pending.len());
-        let solved: Vec<(SolvedGame, bool, bool, bool)> = pending
+        let solved: Vec<(SolvedGame, SolveReport, bool)> = pending
             .par_iter()
             .map_init(
                 || GameSolver::new(backend),
@@ -343,21 +386,25 @@ pub fn solve_with_cache(
                             (support(&strategies.row), support(&strategies.col))
                         },
                     );
+                    let values = outcome_values(game.successors, &game.slot_values);
                     let lazy = OutcomeGame {
-                        table: game.table,
-                        values: &game.values,
+                        table: game.successors.table,
+                        values: &values,
                     };
-                    let cached = cache.get(&game.key).filter(|cached| {
-                        cached.strategies.row.len() == lazy.rows()
-                            && cached.strategies.col.len() == lazy.cols()
-                            && certify_sparse(&lazy, &cached.strategies) == cached.certificate
-                            && cached.certificate.gap() <= GAP_TOLERANCE
-                    });
+                    let cached = cache
+                        .as_deref()
+                        .and_then(|cache| cache.get(&game.key))
+                        .filter(|cached| {
+                            cached.strategies.row.len() == lazy.rows()
+                                && cached.strategies.col.len() == lazy.cols()
+                                && certify_sparse(&lazy, &cached.strategies) == cached.certificate
+                                && cached.certificate.gap() <= GAP_TOLERANCE
+                        });
                     let result = match cached {
-                        Some(cached) => Ok((cached.clone(), false, false, true)),
+                        Some(cached) => Ok((cached.clone(), SolveReport::default(), true)),
                         None => solver
                             .solve_from(&lazy, &rows, &cols)
-                            .map(|(game, whole, fallback)| (game, whole, fallback, false)),
+                            .map(|(game, report)| (game, report, false)),
                     };
                     on_game();
                     result
@@ -365,13 +412,14 @@ pub fn solve_with_cache(
             )
             .collect::<Result<_, _>>()?;
         stats.solve_time += started.elapsed();
-        for (pending, (game, full_solve, fallback, cached)) in pending.iter().zip(&solved) {
+        for (pending, (game, report, cached)) in pending.iter().zip(&solved) {
             stats.cached += usize::from(*cached);
-            if !cached {
+            if let Some(cache) = cache.as_deref_mut().filter(|_| !cached) {
                 cache.insert(pending.key, game.clone());
             }
-            stats.oracle_fallbacks += usize::from(*full_solve);
-            stats.fallbacks += usize::from(*fallback);
+            stats.oracle_fallbacks += usize::from(report.whole);
+            stats.fallbacks += usize::from(report.fallback);
+            stats.oracle.add(&report.oracle);
             if game.used_lp {
                 stats.lps += 1;
                 stats.reduced_cells += game.reduced_rows * game.reduced_cols;
@@ -380,7 +428,7 @@ pub fn solve_with_cache(
         }
         let added = solved.iter().any(|(.., cached)| !cached);
         games.extend(solved.into_iter().map(|(game, ..)| game));
-        if added {
+        if let Some(cache) = cache.as_deref().filter(|_| added) {
             after_day(cache);
         }
 
