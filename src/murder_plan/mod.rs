@@ -120,7 +120,7 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
             stats.distinct_games - stats.lps
         ),
         format!(
-            "double oracle: {} rounds ({:.2} per game solved), {} sub-game LPs, {} closed forms; LP time {:.1} us per LP, {:.1} us per distinct game solved (CPU time summed over threads)",
+            "double oracle: {} rounds ({:.2} per game solved), {} sub-game LPs, {} closed forms; LP time {:.1} us per LP, {:.1} us per distinct game solved (time inside the LP back end, summed over worker threads)",
             stats.oracle.rounds,
             f64::from(stats.oracle.rounds) / solved.max(1) as f64,
             stats.oracle.lps,

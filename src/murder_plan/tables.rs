@@ -7,7 +7,7 @@
 use std::collections::BTreeMap;
 
 use gametab_lookup::io::{Column, Strings, TableData};
-use gametab_lookup::murder_plan::model::{Placement, State, STATE_COUNT};
+use gametab_lookup::murder_plan::model::{LimitedCards, Placement, State, STATE_COUNT};
 use gametab_lookup::murder_plan::schema::{self, AVERAGE_START_INDEX};
 use gametab_lookup::schema::TableSchema;
 
@@ -117,33 +117,82 @@ pub fn values(solution: &Solution, layers: &Layers) -> TableData {
     table(schema::VALUES, columns, solution.max_days)
 }
 
+/// One side's actions in one inventory: the three card labels of each and
+/// its rank in label order (the row order of the strategy tables).
+struct ActionLabels {
+    labels: Vec<[&'static str; 3]>,
+    rank: Vec<u32>,
+}
+
+impl ActionLabels {
+    fn new<Card: Copy>(actions: &[Placement<Card>], label: impl Fn(Card) -> &'static str) -> Self {
+        let labels: Vec<[&'static str; 3]> = actions
+            .iter()
+            .map(|a| [label(a.key_person), label(a.brain), label(a.killer)])
+            .collect();
+        let mut order: Vec<usize> = (0..labels.len()).collect();
+        order.sort_by(|&a, &b| labels[a].cmp(&labels[b]));
+        let mut rank = vec![0; labels.len()];
+        for (position, &action) in order.iter().enumerate() {
+            rank[action] = position as u32;
+        }
+        ActionLabels { labels, rank }
+    }
+}
+
+/// Which side a strategy table is for.
+#[derive(Clone, Copy)]
+enum Side {
+    Mastermind,
+    Protagonists,
+}
+
 /// One side's strategy table: the support of its optimal mixed strategy in
-/// every non-winning state with days_left >= 1.
-fn strategy_table<Card: Copy>(
-    solution: &Solution,
-    schema: TableSchema,
-    pick: impl Fn(&Solution, State, &[f64], &[f64]) -> Vec<(Placement<Card>, f64)>,
-    label: impl Fn(Card) -> &'static str,
-) -> TableData {
+/// every non-winning state with days_left >= 1, read straight from the
+/// solved games (an axis-swapped state maps each action through the swap,
+/// an involution, as [`Solution::strategies`] does).
+fn strategy_table(solution: &Solution, schema: TableSchema, side: Side) -> TableData {
+    let inventories: Vec<ActionLabels> = (0..16)
+        .map(|i| {
+            let limited = LimitedCards::from_index(i).expect("index < 16");
+            let table = solution.turns.get(limited);
+            match side {
+                Side::Mastermind => ActionLabels::new(&table.mastermind, |c| c.label()),
+                Side::Protagonists => ActionLabels::new(&table.protagonists, |c| c.label()),
+            }
+        })
+        .collect();
     let mut keys = StateKeys::default();
     let (mut on_key_person, mut on_brain, mut on_killer, mut probability) =
         (Strings::new(), Strings::new(), Strings::new(), Vec::new());
+    let mut support: Vec<(u32, usize, f64)> = Vec::new();
     for d in 1..=solution.max_days {
+        let refs = &solution.game_refs[usize::from(d)];
         for state in State::all().filter(|s| !s.is_win()) {
-            let Some((row, col)) = solution.strategies(d, state) else {
+            let Some(reference) = refs[state.index()] else {
                 continue;
             };
-            let mut support: Vec<_> = pick(solution, state, &row, &col)
-                .into_iter()
-                .filter(|&(_, p)| p > 0.0)
-                .map(|(a, p)| ([label(a.key_person), label(a.brain), label(a.killer)], p))
-                .collect();
-            support.sort_by(|a, b| a.0.cmp(&b.0));
-            for (labels, p) in support {
+            let strategies = &solution.games[reference.game].strategies;
+            let table = solution.turns.get(state.limited);
+            let (probabilities, swap) = match side {
+                Side::Mastermind => (&strategies.row, &table.mastermind_swap),
+                Side::Protagonists => (&strategies.col, &table.protagonists_swap),
+            };
+            let labels = &inventories[state.limited.index()];
+            support.clear();
+            for (j, &p) in probabilities.iter().enumerate() {
+                if p > 0.0 {
+                    let action = if reference.swapped { swap[j] } else { j };
+                    support.push((labels.rank[action], action, p));
+                }
+            }
+            support.sort_unstable_by_key(|&(rank, ..)| rank);
+            for &(_, action, p) in &support {
+                let [key_person, brain, killer] = labels.labels[action];
                 keys.push(d, state);
-                on_key_person.push(labels[0]);
-                on_brain.push(labels[1]);
-                on_killer.push(labels[2]);
+                on_key_person.push(key_person);
+                on_brain.push(brain);
+                on_killer.push(killer);
                 probability.push(p);
             }
         }
@@ -160,44 +209,28 @@ fn strategy_table<Card: Copy>(
 
 /// The mastermind's strategy table (sigma*).
 pub fn mastermind_strategy(solution: &Solution) -> TableData {
-    strategy_table(
-        solution,
-        schema::MASTERMIND_STRATEGY,
-        |s, state, row, _| {
-            let actions = &s.turns.get(state.limited).mastermind;
-            actions.iter().copied().zip(row.iter().copied()).collect()
-        },
-        |card| card.label(),
-    )
+    strategy_table(solution, schema::MASTERMIND_STRATEGY, Side::Mastermind)
 }
 
 /// The protagonists' strategy table (tau*).
 pub fn protagonists_strategy(solution: &Solution) -> TableData {
-    strategy_table(
-        solution,
-        schema::PROTAGONISTS_STRATEGY,
-        |s, state, _, col| {
-            let actions = &s.turns.get(state.limited).protagonists;
-            actions.iter().copied().zip(col.iter().copied()).collect()
-        },
-        |card| card.label(),
-    )
+    strategy_table(solution, schema::PROTAGONISTS_STRATEGY, Side::Protagonists)
 }
 
 /// The brain-choice table: every post-card state for days_left >= 1.
 pub fn brain_choice(solution: &Solution) -> TableData {
     let mut keys = StateKeys::default();
-    let (mut target, mut value) = (Vec::new(), Vec::new());
+    let (mut target, mut value) = (Strings::new(), Vec::new());
     for d in 1..=solution.max_days {
         for post in State::all() {
             let choice = solution.brain[usize::from(d)][post.index()];
             keys.push(d, post);
-            target.push(choice.target.label().to_string());
+            target.push(choice.target.label());
             value.push(choice.value);
         }
     }
     let mut columns = keys.into_columns();
-    columns.extend([Column::Utf8(target.into()), Column::Float64(value)]);
+    columns.extend([Column::Utf8(target), Column::Float64(value)]);
     table(schema::BRAIN_CHOICE, columns, solution.max_days)
 }
 
