@@ -11,6 +11,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use gametab::matrix_game::{self, HighsSolver, LpBackend, MatrixGameSolver, NativeSolver, Payoffs};
 use gametab::murder_plan::layers::Layers;
 use gametab::murder_plan::solver::{self, payoff_matrix};
+use gametab::murder_plan::successors::Successors;
 use gametab::murder_plan::tables;
 use gametab::murder_plan::turns::TurnTables;
 use gametab::output::TableWriter;
@@ -21,8 +22,12 @@ use gametab_lookup::Tables;
 fn phases(c: &mut Criterion) {
     c.bench_function("turn tables (16 inventories)", |b| b.iter(TurnTables::new));
     let turns = TurnTables::new();
+    c.bench_function("successors of the 1728 canonical states", |b| {
+        b.iter(|| Successors::new(black_box(&turns)))
+    });
+    let successors = Successors::new(&turns);
     c.bench_function("reachable layers D=8", |b| {
-        b.iter(|| Layers::enumerate(black_box(&turns), 8))
+        b.iter(|| Layers::enumerate(black_box(&successors), 8))
     });
     // One representative full game: the start with everything available,
     // 8 days left, continuation values from the real solution.
@@ -68,7 +73,7 @@ fn phases(c: &mut Criterion) {
         |b| {
             b.iter(|| {
                 let solution = solver::solve(8, LpBackend::Native, &|_, _| {}, &|| {}).unwrap();
-                let layers = Layers::enumerate(&solution.turns, 8);
+                let layers = Layers::enumerate(&solution.successors, 8);
                 tables::all(&solution, &layers)
                     .iter()
                     .map(|data| gametab_lookup::io::write_parquet(data).unwrap().len())
@@ -90,7 +95,7 @@ fn table_dir() -> (PathBuf, Option<tempfile::TempDir>) {
         return (built, None);
     }
     let solution = solver::solve(8, LpBackend::Native, &|_, _| {}, &|| {}).expect("solves");
-    let layers = Layers::enumerate(&solution.turns, 8);
+    let layers = Layers::enumerate(&solution.successors, 8);
     let dir = tempfile::tempdir().expect("temp dir");
     let mut writer = TableWriter::new(dir.path()).expect("writer");
     for data in tables::all(&solution, &layers) {

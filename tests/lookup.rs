@@ -28,7 +28,7 @@ fn fixture() -> &'static Fixture {
     static FIXTURE: OnceLock<Fixture> = OnceLock::new();
     FIXTURE.get_or_init(|| {
         let solution = solver::solve(8, LpBackend::Native, &|_, _| {}, &|| {}).expect("solves");
-        let layers = Layers::enumerate(&solution.turns, 8);
+        let layers = Layers::enumerate(&solution.successors, 8);
         let dir = tempfile::tempdir().unwrap();
         let mut writer = TableWriter::new(dir.path()).unwrap();
         for data in tables::all(&solution, &layers) {
@@ -242,7 +242,7 @@ fn every_game() -> (BTreeMap<String, Bytes>, usize) {
             let dir = tempfile::tempdir().unwrap();
             let mut writer = TableWriter::new(dir.path()).unwrap();
             let solution = &fixture().solution;
-            for data in tables::all(solution, &Layers::enumerate(&solution.turns, 8)) {
+            for data in tables::all(solution, &Layers::enumerate(&solution.successors, 8)) {
                 writer.write(&data).unwrap();
             }
             let grid = DiceGrid {

@@ -98,7 +98,7 @@ fn values_are_monotone_in_days_left_and_probabilities() {
 #[test]
 fn written_tables_certify_on_rebuilt_matrices() {
     let s = solution();
-    let layers = Layers::enumerate(&s.turns, 8);
+    let layers = Layers::enumerate(&s.successors, 8);
     let read = |data: gametab_lookup::io::TableData| {
         let bytes = Bytes::from(write_parquet(&data).unwrap());
         read_parquet(bytes, &data.schema).unwrap()
@@ -120,7 +120,7 @@ fn written_tables_certify_on_rebuilt_matrices() {
 #[test]
 fn every_table_round_trips_exactly() {
     let s = solution();
-    let layers = Layers::enumerate(&s.turns, 8);
+    let layers = Layers::enumerate(&s.successors, 8);
     for data in tables::all(s, &layers) {
         let bytes = write_parquet(&data).unwrap();
         let back = read_parquet(Bytes::from(bytes), &data.schema).unwrap();

@@ -9,6 +9,8 @@ use gametab_lookup::murder_plan::model::{BrainTarget, State, STATE_COUNT};
 
 use rayon::prelude::*;
 
+use super::successors::{StateSuccessors, Successors};
+#[cfg(test)]
 use super::turns::TurnTables;
 
 /// Membership of every state in every layer.
@@ -21,8 +23,10 @@ pub struct Layers {
 }
 
 impl Layers {
-    /// Enumerate layers 0..=`steps`.
-    pub fn enumerate(turns: &TurnTables, steps: u8) -> Layers {
+    /// Enumerate layers 0..=`steps`, through the distinct post-card states
+    /// of each canonical state.
+    pub fn enumerate(successors: &Successors, steps: u8) -> Layers {
+        let afters = after_brain();
         let mut start = vec![false; STATE_COUNT];
         for s in State::starts() {
             start[s.index()] = true;
@@ -40,7 +44,7 @@ impl Layers {
                     winning.last().expect("layer 1 exists").clone(),
                 )
             } else {
-                step(turns, current)
+                step(successors, &afters, current)
             };
             non_winning.push(next);
             winning.push(won);
@@ -74,40 +78,45 @@ impl Layers {
     }
 }
 
+/// For every post-card state, the states the brain's legal abilities lead
+/// to (one per legal target; duplicates are harmless).
+fn after_brain() -> Vec<Vec<State>> {
+    State::all()
+        .map(|post| {
+            BrainTarget::legal(post)
+                .map(|target| target.apply(post))
+                .collect()
+        })
+        .collect()
+}
+
 /// The non-winning and the winning states one turn after the states marked
 /// in `current`, expanded in parallel.
 ///
 /// The rules are symmetric under the axis swap and so is every layer (the
-/// 16 starts are), so only canonical states are expanded and each state
-/// reached is marked together with its swapped image: half the work of
-/// [`step_every_state`], with the same result (a test checks it).
-fn step(turns: &TurnTables, current: &[bool]) -> (Vec<bool>, Vec<bool>) {
-    expand(turns, current, true)
-}
-
-/// [`step`] without the symmetry: every state of the layer expanded.
-#[cfg(test)]
-fn step_every_state(turns: &TurnTables, current: &[bool]) -> (Vec<bool>, Vec<bool>) {
-    expand(turns, current, false)
-}
-
-fn expand(turns: &TurnTables, current: &[bool], symmetric: bool) -> (Vec<bool>, Vec<bool>) {
-    let states: Vec<State> = State::all()
-        .filter(|s| current[s.index()] && (!symmetric || s.is_canonical()))
+/// 16 starts are), so only canonical states are expanded, through their
+/// distinct post-card states, and each state reached is marked together
+/// with its swapped image. A test checks this against applying every
+/// outcome of every state of the layer.
+fn step(
+    successors: &Successors,
+    afters: &[Vec<State>],
+    current: &[bool],
+) -> (Vec<bool>, Vec<bool>) {
+    let states: Vec<&StateSuccessors> = successors
+        .all()
+        .iter()
+        .filter(|s| current[s.state.index()])
         .collect();
     let empty = || (vec![false; STATE_COUNT], vec![false; STATE_COUNT]);
     states
         .par_iter()
-        .fold(empty, |(mut next, mut won), &state| {
-            for outcome in &turns.get(state.limited).outcomes {
-                let post = outcome.apply(state);
-                for target in BrainTarget::legal(post) {
-                    let after = target.apply(post);
+        .fold(empty, |(mut next, mut won), s| {
+            for &post in &s.posts {
+                for &after in &afters[usize::from(post)] {
                     let marks = if after.is_win() { &mut won } else { &mut next };
                     marks[after.index()] = true;
-                    if symmetric {
-                        marks[after.swapped().index()] = true;
-                    }
+                    marks[after.swapped().index()] = true;
                 }
             }
             (next, won)
@@ -129,33 +138,53 @@ mod tests {
 
     #[test]
     fn layer_sizes_match_the_published_counts() {
-        let layers = Layers::enumerate(&TurnTables::new(), 7);
+        let layers = Layers::enumerate(&Successors::new(&TurnTables::new()), 7);
         assert_eq!(
             layers.sizes(),
             vec![16, 1496, 2600, 2816, 2816, 2816, 2816, 2816]
         );
     }
 
+    /// The next layer by brute force: every outcome and every legal brain
+    /// ability from every state of the layer, canonical or not.
+    fn brute_force_step(turns: &TurnTables, current: &[bool]) -> (Vec<bool>, Vec<bool>) {
+        let mut next = vec![false; STATE_COUNT];
+        let mut won = vec![false; STATE_COUNT];
+        for state in State::all().filter(|s| current[s.index()]) {
+            for outcome in &turns.get(state.limited).outcomes {
+                let post = outcome.apply(state);
+                for target in BrainTarget::legal(post) {
+                    let after = target.apply(post);
+                    if after.is_win() {
+                        won[after.index()] = true;
+                    } else {
+                        next[after.index()] = true;
+                    }
+                }
+            }
+        }
+        (next, won)
+    }
+
     #[test]
-    fn the_symmetric_step_equals_expanding_every_state() {
+    fn the_step_through_successors_equals_brute_force() {
         let turns = TurnTables::new();
+        let successors = Successors::new(&turns);
+        let afters = after_brain();
         let mut layer = vec![false; STATE_COUNT];
         for s in State::starts() {
             layer[s.index()] = true;
         }
         for _ in 0..4 {
-            let (next, won) = step(&turns, &layer);
-            assert_eq!((next.clone(), won), step_every_state(&turns, &layer));
-            for s in State::all() {
-                assert_eq!(next[s.index()], next[s.swapped().index()]);
-            }
+            let (next, won) = step(&successors, &afters, &layer);
+            assert_eq!((next.clone(), won), brute_force_step(&turns, &layer));
             layer = next;
         }
     }
 
     #[test]
     fn starts_are_reachable_at_every_horizon() {
-        let layers = Layers::enumerate(&TurnTables::new(), 8);
+        let layers = Layers::enumerate(&Successors::new(&TurnTables::new()), 8);
         for s in State::starts() {
             for d in 0..=8 {
                 assert!(layers.reachable(8, d, s));

@@ -1,7 +1,8 @@
 //! Murder Plan: the batch solver and its tables.
 //!
 //! [`turns`] precomputes per-inventory action lists and turn outcomes,
-//! [`layers`] enumerates the reachable layers from the 16 starts, [`solver`]
+//! [`successors`] where every canonical state's outcomes lead, [`layers`]
+//! enumerates the reachable layers from the 16 starts, [`solver`]
 //! runs the backward induction with matrix-game dedupe, and [`tables`] turns
 //! the solution into Parquet tables; [`cache`] keeps solved games on disk
 //! between builds. The rules themselves live in
@@ -11,6 +12,7 @@ pub mod cache;
 pub mod cli;
 pub mod layers;
 pub mod solver;
+pub mod successors;
 pub mod tables;
 pub mod turns;
 
@@ -85,7 +87,7 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
     bar.finish_and_clear();
     let solved_at = Instant::now();
 
-    let layers = Layers::enumerate(&solution.turns, MAX_DAYS);
+    let layers = Layers::enumerate(&solution.successors, MAX_DAYS);
     let layers_at = Instant::now();
     let rows: Vec<String> = writer
         .write_all(&tables::all(&solution, &layers))?

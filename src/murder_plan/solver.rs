@@ -22,6 +22,7 @@ use gametab_lookup::murder_plan::model::{BrainTarget, State, STATE_COUNT};
 use rayon::prelude::*;
 
 use super::cache::GameCache;
+use super::successors::{StateSuccessors, Successors};
 use super::turns::{TurnTable, TurnTables};
 use crate::matrix_game::{
     certify_sparse, GameSolver, LpBackend, OracleStats, PayoffMatrix, Payoffs, SolveError,
@@ -104,6 +105,8 @@ pub struct Solution {
     pub games: Vec<SolvedGame>,
     /// The turn tables the games are indexed by.
     pub turns: TurnTables,
+    /// Where every canonical non-winning state's outcomes lead.
+    pub successors: Successors,
     /// Counts and times.
     pub stats: SolveStats,
 }
@@ -137,63 +140,8 @@ fn brain_choices(previous: &[f64]) -> Vec<BrainChoice> {
         .collect()
 }
 
-/// A canonical non-winning state and where its turn outcomes lead. The
-/// successors do not depend on days_left, so they are computed once for all
-/// days.
-///
-/// Of a state's ~700 distinct outcomes only ~260 lead to distinct post-card
-/// states (`STATE_COUNT` < 2^16): `posts` lists those, in order of first
-/// appearance, and `slot_of[o]` is the position in `posts` of outcome `o`'s
-/// post-card state. `shape` digests the inventory and `slot_of`.
-struct Successors<'a> {
-    state: State,
-    table: &'a TurnTable,
-    posts: Vec<u16>,
-    slot_of: Vec<u16>,
-    shape: GameDigest,
-}
-
-fn successors(turns: &TurnTables) -> Vec<Successors<'_>> {
-    let states: Vec<State> = State::all()
-        .filter(|s| !s.is_win() && s.is_canonical())
-        .collect();
-    states
-        .into_par_iter()
-        .map(|state| {
-            let table = turns.get(state.limited);
-            let mut slot_by_post = vec![u16::MAX; STATE_COUNT];
-            let mut posts = Vec::new();
-            let slot_of: Vec<u16> = table
-                .outcomes
-                .iter()
-                .map(|o| {
-                    let post = o.apply(state).index();
-                    if slot_by_post[post] == u16::MAX {
-                        slot_by_post[post] = posts.len() as u16;
-                        posts.push(post as u16);
-                    }
-                    slot_by_post[post]
-                })
-                .collect();
-            let mut hasher = Blake2b::<U32>::new();
-            hasher.update([table.limited.index() as u8]);
-            hasher.update((slot_of.len() as u32).to_le_bytes());
-            for slot in &slot_of {
-                hasher.update(slot.to_le_bytes());
-            }
-            Successors {
-                state,
-                table,
-                posts,
-                slot_of,
-                shape: hasher.finalize().into(),
-            }
-        })
-        .collect()
-}
-
 /// Continuation value of each distinct post-card state of `successors`.
-fn slot_values(successors: &Successors, brain: &[BrainChoice]) -> Vec<f64> {
+fn slot_values(successors: &StateSuccessors, brain: &[BrainChoice]) -> Vec<f64> {
     successors
         .posts
         .iter()
@@ -202,7 +150,7 @@ fn slot_values(successors: &Successors, brain: &[BrainChoice]) -> Vec<f64> {
 }
 
 /// Continuation value of each distinct outcome, from the slot values.
-fn outcome_values(successors: &Successors, slot_values: &[f64]) -> Vec<f64> {
+fn outcome_values(successors: &StateSuccessors, slot_values: &[f64]) -> Vec<f64> {
     successors
         .slot_of
         .iter()
@@ -216,7 +164,7 @@ fn outcome_values(successors: &Successors, slot_values: &[f64]) -> Vec<f64> {
 /// matrices. Hashing the ~260 slot values instead of the ~700 outcome values
 /// makes the digests about 2.7 times cheaper, and finds exactly the same
 /// duplicates on this game.
-fn digest(successors: &Successors, slot_values: &[f64]) -> GameDigest {
+fn digest(successors: &StateSuccessors, slot_values: &[f64]) -> GameDigest {
     let mut hasher = Blake2b::<U32>::new();
     hasher.update(successors.shape);
     for v in slot_values {
@@ -260,7 +208,7 @@ impl Payoffs for OutcomeGame<'_> {
 /// the game its first state played one day earlier, whose supports are the
 /// double oracle's first guess.
 struct PendingGame<'a> {
-    successors: &'a Successors<'a>,
+    successors: &'a StateSuccessors,
     slot_values: Vec<f64>,
     previous: Option<usize>,
     key: GameDigest,
@@ -333,7 +281,8 @@ pub fn solve_with_cache(
     let mut games: Vec<SolvedGame> = Vec::new();
     let mut known: HashMap<GameDigest, usize> = HashMap::new();
     let started = Instant::now();
-    let canonical = successors(&turns);
+    let successors = Successors::new(&turns);
+    let canonical = successors.all();
     stats.digest_time += started.elapsed();
 
     for d in 1..=max_days {
@@ -388,7 +337,7 @@ pub fn solve_with_cache(
                     );
                     let values = outcome_values(game.successors, &game.slot_values);
                     let lazy = OutcomeGame {
-                        table: game.successors.table,
+                        table: turns.get(game.successors.state.limited),
                         values: &values,
                     };
                     let cached = cache
@@ -465,6 +414,7 @@ pub fn solve_with_cache(
         game_refs,
         games,
         turns,
+        successors,
         stats,
     })
 }
