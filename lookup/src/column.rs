@@ -102,6 +102,14 @@ impl Strings {
         Strings::default()
     }
 
+    /// An empty column with room for `rows` rows.
+    pub fn with_capacity(rows: usize) -> Strings {
+        Strings {
+            codes: Vec::with_capacity(rows),
+            ..Strings::default()
+        }
+    }
+
     /// Number of rows.
     pub fn len(&self) -> usize {
         self.codes.len()

@@ -52,6 +52,21 @@ struct StateKeys {
 }
 
 impl StateKeys {
+    fn with_capacity(rows: usize) -> StateKeys {
+        StateKeys {
+            days_left: Vec::with_capacity(rows),
+            brain_x: Vec::with_capacity(rows),
+            brain_y: Vec::with_capacity(rows),
+            killer_x: Vec::with_capacity(rows),
+            killer_y: Vec::with_capacity(rows),
+            killer_intrigue: Vec::with_capacity(rows),
+            key_person_intrigue: Vec::with_capacity(rows),
+            diagonal_left: Vec::with_capacity(rows),
+            intrigue2_left: Vec::with_capacity(rows),
+            forbid_movement_left: Vec::with_capacity(rows),
+        }
+    }
+
     fn push(&mut self, days_left: u8, s: State) {
         self.days_left.push(i32::from(days_left));
         self.brain_x.push(i32::from(s.brain.first()));
@@ -162,9 +177,34 @@ fn strategy_table(solution: &Solution, schema: TableSchema, side: Side) -> Table
             }
         })
         .collect();
-    let mut keys = StateKeys::default();
-    let (mut on_key_person, mut on_brain, mut on_killer, mut probability) =
-        (Strings::new(), Strings::new(), Strings::new(), Vec::new());
+    // Each solved game's support on this side, once: (action, probability).
+    let supports: Vec<Vec<(usize, f64)>> = solution
+        .games
+        .iter()
+        .map(|game| {
+            let probabilities = match side {
+                Side::Mastermind => &game.strategies.row,
+                Side::Protagonists => &game.strategies.col,
+            };
+            (0..probabilities.len())
+                .filter(|&j| probabilities[j] > 0.0)
+                .map(|j| (j, probabilities[j]))
+                .collect()
+        })
+        .collect();
+    let rows: usize = solution.game_refs[1..]
+        .iter()
+        .flatten()
+        .flatten()
+        .map(|reference| supports[reference.game].len())
+        .sum();
+    let mut keys = StateKeys::with_capacity(rows);
+    let (mut on_key_person, mut on_brain, mut on_killer, mut probability) = (
+        Strings::with_capacity(rows),
+        Strings::with_capacity(rows),
+        Strings::with_capacity(rows),
+        Vec::with_capacity(rows),
+    );
     let mut support: Vec<(u32, usize, f64)> = Vec::new();
     for d in 1..=solution.max_days {
         let refs = &solution.game_refs[usize::from(d)];
@@ -172,19 +212,16 @@ fn strategy_table(solution: &Solution, schema: TableSchema, side: Side) -> Table
             let Some(reference) = refs[state.index()] else {
                 continue;
             };
-            let strategies = &solution.games[reference.game].strategies;
             let table = solution.turns.get(state.limited);
-            let (probabilities, swap) = match side {
-                Side::Mastermind => (&strategies.row, &table.mastermind_swap),
-                Side::Protagonists => (&strategies.col, &table.protagonists_swap),
+            let swap = match side {
+                Side::Mastermind => &table.mastermind_swap,
+                Side::Protagonists => &table.protagonists_swap,
             };
             let labels = &inventories[state.limited.index()];
             support.clear();
-            for (j, &p) in probabilities.iter().enumerate() {
-                if p > 0.0 {
-                    let action = if reference.swapped { swap[j] } else { j };
-                    support.push((labels.rank[action], action, p));
-                }
+            for &(j, p) in &supports[reference.game] {
+                let action = if reference.swapped { swap[j] } else { j };
+                support.push((labels.rank[action], action, p));
             }
             support.sort_unstable_by_key(|&(rank, ..)| rank);
             for &(_, action, p) in &support {
