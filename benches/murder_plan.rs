@@ -8,7 +8,10 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gametab::matrix_game::{self, HighsSolver, LpBackend, MatrixGameSolver, NativeSolver, Payoffs};
+use gametab::matrix_game::{
+    self, HighsSolver, LpBackend, MatrixGameSolver, NativeSolver, PayoffMatrix, Payoffs,
+    SolveError, StrategyPair,
+};
 use gametab::murder_plan::layers::Layers;
 use gametab::murder_plan::solver::{self, payoff_matrix};
 use gametab::murder_plan::successors::Successors;
@@ -64,6 +67,7 @@ fn phases(c: &mut Criterion) {
     c.bench_function(&format!("native LP only, reduced {name} game"), |b| {
         b.iter(|| native.solve(black_box(&reduced)).unwrap())
     });
+    sub_game_lps(c, &solution);
     let mut group = c.benchmark_group("whole solve");
     group.sample_size(10);
     // The complete Murder Plan build as `gametab build` runs it, minus the
@@ -86,6 +90,72 @@ fn phases(c: &mut Criterion) {
             b.iter(|| solver::solve(3, backend, &|_, _| {}, &|| {}).unwrap())
         });
     }
+    group.finish();
+}
+
+/// Passes every sub-game the double oracle hands to the LP back end to the
+/// native solver, keeping a copy.
+struct Recorder {
+    native: NativeSolver,
+    sub_games: Vec<PayoffMatrix>,
+}
+
+impl MatrixGameSolver for Recorder {
+    fn name(&self) -> &'static str {
+        "recorder"
+    }
+
+    fn solve(&mut self, game: &PayoffMatrix) -> Result<StrategyPair, SolveError> {
+        self.sub_games.push(game.clone());
+        self.native.solve(game)
+    }
+}
+
+/// The LP work of the whole D = 8 solve in isolation: run the double oracle
+/// on every (days_left, canonical state) game from the previous day's
+/// supports, as the solver does, record every sub-game it sends to the LP,
+/// then time the native LP on all of them. Divide by the LP count for the
+/// time per LP, by 13,824 games for the LP time per game.
+fn sub_game_lps(c: &mut Criterion, solution: &solver::Solution) {
+    let mut recorder = Recorder {
+        native: NativeSolver::new(),
+        sub_games: Vec::new(),
+    };
+    let mut games = 0;
+    for d in 1..=8u8 {
+        for s in solution.successors.all() {
+            let table = solution.turns.get(s.state.limited);
+            let values: Vec<f64> = table
+                .outcomes
+                .iter()
+                .map(|o| solution.brain[usize::from(d)][o.apply(s.state).index()].value)
+                .collect();
+            let support = |p: &[f64]| (0..p.len()).filter(|&i| p[i] > 0.0).collect::<Vec<_>>();
+            let (rows, cols) = solution
+                .strategies(d - 1, s.state)
+                .map_or((vec![], vec![]), |(r, c)| (support(&r), support(&c)));
+            matrix_game::solve_from(&payoff_matrix(table, &values), &mut recorder, &rows, &cols)
+                .expect("every game certifies");
+            games += 1;
+        }
+    }
+    let lps = recorder.sub_games.len();
+    let cells: usize = recorder.sub_games.iter().map(|g| g.rows() * g.cols()).sum();
+    println!(
+        "{games} games, {lps} sub-game LPs ({:.2} per game), {:.1} cells per LP on average",
+        lps as f64 / games as f64,
+        cells as f64 / lps as f64
+    );
+    let mut native = NativeSolver::new();
+    let mut group = c.benchmark_group("sub-game LPs");
+    group.sample_size(10);
+    group.bench_function(format!("native LP on all {lps} sub-games of D=8"), |b| {
+        b.iter(|| {
+            for game in &recorder.sub_games {
+                black_box(native.solve(black_box(game)).unwrap());
+            }
+        })
+    });
     group.finish();
 }
 
