@@ -49,6 +49,8 @@ pub struct NativeSolver {
     basic: Vec<usize>,
     /// Label of the non-basic variable of each tableau column.
     nonbasic: Vec<usize>,
+    /// Ratio test buffer: one ratio per constraint row.
+    ratios: Vec<f64>,
     /// LPs solved to optimality by this instance.
     lps: u64,
     /// Pivots performed by this instance.
@@ -130,32 +132,38 @@ impl NativeSolver {
     }
 
     /// The leaving row for entering column `q`, or `None` if unbounded.
-    fn leaving(&self, m: usize, n: usize, q: usize, bland: bool) -> Option<usize> {
+    /// Each row's ratio is computed once (one division a row), then the
+    /// tied rows are compared without dividing again.
+    fn leaving(&mut self, m: usize, n: usize, q: usize, bland: bool) -> Option<usize> {
         let width = n + 1;
+        self.ratios.clear();
         let mut min_ratio = f64::INFINITY;
-        for i in 0..m {
-            let a = self.tableau[i * width + q];
-            if a > PIVOT_TOLERANCE {
-                // Round-off can leave a basic variable a hair below zero:
-                // treat it as zero so the step never goes backwards.
-                min_ratio = min_ratio.min(self.tableau[i * width + n].max(0.0) / a);
-            }
+        for line in self.tableau.chunks_exact(width).take(m) {
+            let a = line[q];
+            // Round-off can leave a basic variable a hair below zero: treat
+            // it as zero so the step never goes backwards.
+            let ratio = if a > PIVOT_TOLERANCE {
+                line[n].max(0.0) / a
+            } else {
+                f64::INFINITY
+            };
+            min_ratio = min_ratio.min(ratio);
+            self.ratios.push(ratio);
         }
         if !min_ratio.is_finite() {
             return None;
         }
         let mut best: Option<usize> = None;
-        for i in 0..m {
-            let a = self.tableau[i * width + q];
-            if a <= PIVOT_TOLERANCE
-                || self.tableau[i * width + n].max(0.0) / a > min_ratio + RATIO_TIE
-            {
+        for (i, &ratio) in self.ratios.iter().enumerate() {
+            if ratio > min_ratio + RATIO_TIE {
                 continue;
             }
             best = match best {
                 None => Some(i),
                 Some(b) if bland && self.basic[i] < self.basic[b] => Some(i),
-                Some(b) if !bland && a > self.tableau[b * width + q] => Some(i),
+                Some(b) if !bland && self.tableau[i * width + q] > self.tableau[b * width + q] => {
+                    Some(i)
+                }
                 keep => keep,
             };
         }
