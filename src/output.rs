@@ -7,7 +7,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use anyhow::{Context, Result};
-use gametab_lookup::io::{blake2_hex, write_parquet, TableData, GENERATOR_VERSION};
+use gametab_lookup::io::{
+    blake2_hex, write_parquet_with, ColumnChunkJob, TableData, GENERATOR_VERSION,
+};
 use gametab_lookup::manifest::{Manifest, ManifestEntry, MANIFEST_FILE};
 
 /// What was written for one table: the facts the manifest and the build
@@ -55,7 +57,7 @@ impl TableWriter {
 
     /// Encode `data` and write it atomically as `dir/<schema.file>`.
     pub fn write(&mut self, data: &TableData) -> Result<&WrittenTable> {
-        let bytes = write_parquet(data)?;
+        let bytes = encode(data)?;
         self.store(data, &bytes)
     }
 
@@ -78,10 +80,7 @@ impl TableWriter {
     /// Encode `tables` in parallel, then write each atomically, in order.
     pub fn write_all(&mut self, tables: &[TableData]) -> Result<&[WrittenTable]> {
         use rayon::prelude::*;
-        let encoded: Vec<Vec<u8>> = tables
-            .par_iter()
-            .map(write_parquet)
-            .collect::<Result<_, _>>()?;
+        let encoded: Vec<Vec<u8>> = tables.par_iter().map(encode).collect::<Result<_>>()?;
         let first = self.written.len();
         for (data, bytes) in tables.iter().zip(encoded) {
             self.store(data, &bytes)?;
@@ -123,6 +122,16 @@ impl TableWriter {
         json.push(b'\n');
         write_atomically(&self.dir.join(MANIFEST_FILE), &json)
     }
+}
+
+/// Encode `data` as Parquet with its column chunks encoded in parallel on
+/// the current rayon pool (the bytes are those of
+/// [`gametab_lookup::io::write_parquet`]).
+pub fn encode(data: &TableData) -> Result<Vec<u8>> {
+    use rayon::prelude::*;
+    Ok(write_parquet_with(data, |jobs| {
+        jobs.into_par_iter().map(ColumnChunkJob::encode).collect()
+    })?)
 }
 
 /// Write `bytes` to `path` through a temporary file in the same directory and

@@ -149,6 +149,31 @@ impl Strings {
         self.codes.push(code);
     }
 
+    /// Reserve room for `additional` more rows.
+    pub fn reserve(&mut self, additional: usize) {
+        self.codes.reserve(additional);
+    }
+
+    /// A column of `rows` rows all holding `value`.
+    pub fn repeat(value: &str, rows: usize) -> Strings {
+        let mut strings = Strings::new();
+        let code = strings.insert(value.to_string());
+        strings.codes = vec![code; rows];
+        strings
+    }
+
+    /// Append every row of `other`, interning each of its distinct values
+    /// once rather than once per row.
+    pub fn append(&mut self, other: &Strings) {
+        let codes: Vec<u32> = other
+            .dictionary
+            .iter()
+            .map(|value| self.intern(value.as_bytes(), || value.clone()))
+            .collect();
+        self.codes
+            .extend(other.codes.iter().map(|&code| codes[code as usize]));
+    }
+
     /// Append one row given as bytes and return its code.
     ///
     /// # Errors
@@ -266,6 +291,25 @@ mod tests {
         }
         assert_eq!(strings.get(200), None);
         assert!(strings.iter().eq(rows.iter().map(String::as_str)));
+    }
+
+    #[test]
+    fn repeat_and_append_equal_row_by_row_pushes() {
+        let mut pushed = Strings::new();
+        let mut appended = Strings::new();
+        let mut first = Strings::repeat("b", 3);
+        first.push("a");
+        let second: Strings = ["c", "a", "b", "c"].into_iter().collect();
+        for part in [&first, &second] {
+            pushed.extend(part.iter());
+            appended.append(part);
+        }
+        assert_eq!(appended, pushed);
+        assert!(appended.iter().eq(["b", "b", "b", "a", "c", "a", "b", "c"]));
+        // Each distinct value is stored once, in order of first appearance.
+        assert_eq!(appended.dictionary(), ["b", "a", "c"]);
+        assert_eq!(appended.dictionary(), pushed.dictionary());
+        assert!(Strings::repeat("x", 0).is_empty());
     }
 
     #[test]

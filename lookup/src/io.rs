@@ -1,7 +1,10 @@
 //! Parquet encoding and decoding of tables against their [`TableSchema`].
 //!
 //! The writer produces the complete file in memory (the pipeline then writes
-//! it to a temporary file and renames it into place). Files carry key-value
+//! it to a temporary file and renames it into place). Each column chunk is
+//! encoded on its own and spliced into the file in column order, so a
+//! caller may encode the chunks in parallel ([`write_parquet_with`]); the
+//! bytes equal those of the row-group writer encoding in place. Files carry key-value
 //! metadata naming the table, its schema version, the generator version and
 //! the rule parameters. Output is deterministic: the same data gives the
 //! same bytes.
@@ -20,13 +23,13 @@ use parquet::basic::{
     Compression, Encoding, LogicalType, Repetition, Type as PhysicalType, ZstdLevel,
 };
 use parquet::column::reader::ColumnReader;
-use parquet::column::writer::ColumnWriter;
+use parquet::column::writer::{get_column_writer, ColumnCloseResult, ColumnWriter};
 use parquet::data_type::ByteArray;
 use parquet::file::metadata::KeyValue;
-use parquet::file::properties::{EnabledStatistics, WriterProperties};
+use parquet::file::properties::{EnabledStatistics, WriterProperties, WriterPropertiesPtr};
 use parquet::file::reader::{FileReader, SerializedFileReader};
-use parquet::file::writer::SerializedFileWriter;
-use parquet::schema::types::{ColumnPath, Type};
+use parquet::file::writer::{SerializedFileWriter, SerializedPageWriter, TrackedWrite};
+use parquet::schema::types::{ColumnDescPtr, ColumnPath, Type};
 
 pub use crate::column::{Column, Strings};
 use crate::error::{Error, Result};
@@ -201,6 +204,55 @@ pub const ZSTD_LEVEL: i32 = 3;
 /// [`Error::Write`] when the columns do not match the schema or the encoder
 /// fails.
 pub fn write_parquet(data: &TableData) -> Result<Vec<u8>> {
+    write_parquet_with(data, |jobs| {
+        jobs.into_iter().map(ColumnChunkJob::encode).collect()
+    })
+}
+
+/// The writer properties of a table: zstd at [`ZSTD_LEVEL`], chunk
+/// statistics, the row-group size, `metadata`, and the encoding of each
+/// column by its type (see [`write_parquet`]).
+fn writer_properties(data: &TableData, metadata: Vec<KeyValue>) -> Result<WriterProperties> {
+    let schema = &data.schema;
+    let level = ZstdLevel::try_new(ZSTD_LEVEL).map_err(|e| write_error(schema, e))?;
+    let mut builder = WriterProperties::builder()
+        .set_compression(Compression::ZSTD(level))
+        .set_created_by(GENERATOR_VERSION.to_string())
+        .set_key_value_metadata(Some(metadata))
+        .set_statistics_enabled(EnabledStatistics::Chunk)
+        .set_max_row_group_row_count(Some(ROW_GROUP_ROWS));
+    for (def, column) in schema.columns.iter().zip(&data.columns) {
+        let path = ColumnPath::from(def.name);
+        builder = match column {
+            Column::Utf8(_) => builder,
+            Column::Int32(_) | Column::Int64(_) => builder
+                .set_column_dictionary_enabled(path.clone(), false)
+                .set_column_encoding(path, Encoding::DELTA_BINARY_PACKED),
+            Column::Bool(_) | Column::Float64(_) => {
+                builder.set_column_dictionary_enabled(path, false)
+            }
+        };
+    }
+    Ok(builder.build())
+}
+
+/// Rows per row group.
+const ROW_GROUP_ROWS: usize = 1 << 20;
+
+/// [`write_parquet`] with the column chunks encoded by `encode_all`, which
+/// gets every chunk of the file as an independent [`ColumnChunkJob`] and
+/// returns their results in the same order (a caller with a thread pool
+/// encodes them in parallel). The bytes do not depend on how the jobs are
+/// run: each chunk is encoded on its own and the chunks are then spliced
+/// into the file in column order.
+///
+/// # Errors
+/// As [`write_parquet`]; also when `encode_all` returns another number of
+/// results than it got jobs.
+pub fn write_parquet_with<F>(data: &TableData, encode_all: F) -> Result<Vec<u8>>
+where
+    F: FnOnce(Vec<ColumnChunkJob<'_>>) -> Vec<Result<EncodedColumnChunk>>,
+{
     check_shape(data)?;
     let schema = &data.schema;
     let mut metadata = vec![
@@ -214,86 +266,132 @@ pub fn write_parquet(data: &TableData) -> Result<Vec<u8>> {
             value.clone(),
         ));
     }
-    let level = ZstdLevel::try_new(ZSTD_LEVEL).map_err(|e| write_error(schema, e))?;
-    let mut props = WriterProperties::builder()
-        .set_compression(Compression::ZSTD(level))
-        .set_created_by(GENERATOR_VERSION.to_string())
-        .set_key_value_metadata(Some(metadata))
-        .set_statistics_enabled(EnabledStatistics::Chunk)
-        .set_max_row_group_row_count(Some(1 << 20));
-    for (def, column) in schema.columns.iter().zip(&data.columns) {
-        let path = ColumnPath::from(def.name);
-        props = match column {
-            Column::Utf8(_) => props,
-            Column::Int32(_) | Column::Int64(_) => props
-                .set_column_dictionary_enabled(path.clone(), false)
-                .set_column_encoding(path, Encoding::DELTA_BINARY_PACKED),
-            Column::Bool(_) | Column::Float64(_) => {
-                props.set_column_dictionary_enabled(path, false)
-            }
-        };
-    }
-    let props = props.build();
-    let mut writer = SerializedFileWriter::new(
-        Vec::new(),
-        Arc::new(parquet_schema(schema)?),
-        Arc::new(props),
-    )
-    .map_err(|e| write_error(schema, e))?;
+    let props = Arc::new(writer_properties(data, metadata)?);
+    let mut writer =
+        SerializedFileWriter::new(Vec::new(), Arc::new(parquet_schema(schema)?), props.clone())
+            .map_err(|e| write_error(schema, e))?;
     let rows = data.rows();
-    let group = 1usize << 20;
-    let mut start = 0;
     // A table with no rows still gets one (empty) row group so that its schema
     // and metadata are complete.
-    loop {
-        let end = (start + group).min(rows);
+    let groups: Vec<std::ops::Range<usize>> = (0..rows.div_ceil(ROW_GROUP_ROWS).max(1))
+        .map(|g| g * ROW_GROUP_ROWS..((g + 1) * ROW_GROUP_ROWS).min(rows))
+        .collect();
+    let descriptors = writer.schema_descr().columns().to_vec();
+    let jobs: Vec<ColumnChunkJob<'_>> = groups
+        .iter()
+        .filter(|range| !range.is_empty())
+        .flat_map(|range| {
+            data.columns
+                .iter()
+                .zip(&descriptors)
+                .map(|(column, descr)| ColumnChunkJob {
+                    schema,
+                    column,
+                    rows: range.clone(),
+                    descr: descr.clone(),
+                    props: props.clone(),
+                })
+        })
+        .collect();
+    let job_count = jobs.len();
+    let encoded = encode_all(jobs);
+    if encoded.len() != job_count {
+        return Err(write_error(
+            schema,
+            format!("{} column chunks encoded of {job_count}", encoded.len()),
+        ));
+    }
+    let mut encoded = encoded.into_iter();
+    for range in &groups {
         let mut row_group = writer
             .next_row_group()
             .map_err(|e| write_error(schema, e))?;
-        for column in &data.columns {
-            let mut col = row_group
+        if range.is_empty() {
+            // An empty chunk has no pages to splice; the writer's own empty
+            // chunk records no data page offset, a spliced one would.
+            while let Some(column) = row_group
                 .next_column()
                 .map_err(|e| write_error(schema, e))?
-                .ok_or_else(|| write_error(schema, "parquet writer ran out of columns"))?;
-            let written = match (col.untyped(), column) {
-                (ColumnWriter::BoolColumnWriter(w), Column::Bool(v)) => {
-                    w.write_batch(&v[start..end], None, None)
-                }
-                (ColumnWriter::Int32ColumnWriter(w), Column::Int32(v)) => {
-                    w.write_batch(&v[start..end], None, None)
-                }
-                (ColumnWriter::Int64ColumnWriter(w), Column::Int64(v)) => {
-                    w.write_batch(&v[start..end], None, None)
-                }
-                (ColumnWriter::DoubleColumnWriter(w), Column::Float64(v)) => {
-                    w.write_batch(&v[start..end], None, None)
-                }
-                (ColumnWriter::ByteArrayColumnWriter(w), Column::Utf8(v)) => {
-                    // One buffer per distinct string; rows share it (a
-                    // reference count, not a copy).
-                    let distinct: Vec<ByteArray> = v
-                        .dictionary()
-                        .iter()
-                        .map(|s| ByteArray::from(s.as_bytes().to_vec()))
-                        .collect();
-                    let values: Vec<ByteArray> = v.codes()[start..end]
-                        .iter()
-                        .map(|&code| distinct[code as usize].clone())
-                        .collect();
-                    w.write_batch(&values, None, None)
-                }
-                _ => return Err(write_error(schema, "column writer type mismatch")),
-            };
-            written.map_err(|e| write_error(schema, e))?;
-            col.close().map_err(|e| write_error(schema, e))?;
+            {
+                column.close().map_err(|e| write_error(schema, e))?;
+            }
+        } else {
+            for chunk in encoded.by_ref().take(data.columns.len()) {
+                let chunk = chunk?;
+                row_group
+                    .append_column(&chunk.bytes, chunk.close)
+                    .map_err(|e| write_error(schema, e))?;
+            }
         }
         row_group.close().map_err(|e| write_error(schema, e))?;
-        start = end;
-        if start >= rows {
-            break;
-        }
     }
     writer.into_inner().map_err(|e| write_error(schema, e))
+}
+
+/// One column chunk of a table file to encode: the rows `rows` of one
+/// column. Jobs are independent of each other; see [`write_parquet_with`].
+pub struct ColumnChunkJob<'a> {
+    schema: &'a TableSchema,
+    column: &'a Column,
+    rows: std::ops::Range<usize>,
+    descr: ColumnDescPtr,
+    props: WriterPropertiesPtr,
+}
+
+/// An encoded column chunk, ready to be spliced into its file.
+pub struct EncodedColumnChunk {
+    bytes: Bytes,
+    close: ColumnCloseResult,
+}
+
+impl ColumnChunkJob<'_> {
+    /// Encode the chunk (dictionary or plain pages, zstd, statistics) as the
+    /// file writer would in place.
+    ///
+    /// # Errors
+    /// [`Error::Write`] when the encoder fails.
+    pub fn encode(self) -> Result<EncodedColumnChunk> {
+        let schema = self.schema;
+        let (start, end) = (self.rows.start, self.rows.end);
+        let mut sink = TrackedWrite::new(Vec::new());
+        let page_writer = SerializedPageWriter::new(&mut sink);
+        let mut writer = get_column_writer(self.descr, self.props, Box::new(page_writer));
+        let written = match (&mut writer, self.column) {
+            (ColumnWriter::BoolColumnWriter(w), Column::Bool(v)) => {
+                w.write_batch(&v[start..end], None, None)
+            }
+            (ColumnWriter::Int32ColumnWriter(w), Column::Int32(v)) => {
+                w.write_batch(&v[start..end], None, None)
+            }
+            (ColumnWriter::Int64ColumnWriter(w), Column::Int64(v)) => {
+                w.write_batch(&v[start..end], None, None)
+            }
+            (ColumnWriter::DoubleColumnWriter(w), Column::Float64(v)) => {
+                w.write_batch(&v[start..end], None, None)
+            }
+            (ColumnWriter::ByteArrayColumnWriter(w), Column::Utf8(v)) => {
+                // One buffer per distinct value, shared by its rows.
+                let dictionary: Vec<ByteArray> = v
+                    .dictionary()
+                    .iter()
+                    .map(|s| ByteArray::from(s.as_bytes().to_vec()))
+                    .collect();
+                let values: Vec<ByteArray> = v.codes()[start..end]
+                    .iter()
+                    .map(|&code| dictionary[code as usize].clone())
+                    .collect();
+                w.write_batch(&values, None, None)
+            }
+            _ => return Err(write_error(schema, "column writer type mismatch")),
+        };
+        written.map_err(|e| write_error(schema, e))?;
+        let close = writer.close().map_err(|e| write_error(schema, e))?;
+        let bytes = sink.into_inner().map_err(|e| write_error(schema, e))?;
+        Ok(EncodedColumnChunk {
+            bytes: Bytes::from(bytes),
+            close,
+        })
+    }
 }
 
 /// Decode a table file and check it against `schema`.
@@ -548,6 +646,91 @@ mod tests {
             let back = read_parquet(Bytes::from(bytes), &DEMO).unwrap();
             assert_eq!(back, data);
         }
+    }
+
+    /// The file as the row-group writer encodes it in place, column after
+    /// column: what [`write_parquet_with`] must reproduce by splicing
+    /// independently encoded chunks.
+    fn write_in_place(data: &TableData) -> Vec<u8> {
+        // The same properties and metadata as the writer, taken from a file
+        // it wrote, so only the chunk encoding path differs.
+        let spliced = write_parquet(data).unwrap();
+        let reader = SerializedFileReader::new(Bytes::from(spliced)).unwrap();
+        let file_meta = reader.metadata().file_metadata();
+        let metadata = file_meta.key_value_metadata().cloned().unwrap();
+        let props = writer_properties(data, metadata).unwrap();
+        let mut writer = SerializedFileWriter::new(
+            Vec::new(),
+            Arc::new(parquet_schema(&data.schema).unwrap()),
+            Arc::new(props),
+        )
+        .unwrap();
+        let rows = data.rows();
+        let mut start = 0;
+        loop {
+            let end = (start + ROW_GROUP_ROWS).min(rows);
+            let mut row_group = writer.next_row_group().unwrap();
+            for column in &data.columns {
+                let mut col = row_group.next_column().unwrap().unwrap();
+                match (col.untyped(), column) {
+                    (ColumnWriter::BoolColumnWriter(w), Column::Bool(v)) => {
+                        w.write_batch(&v[start..end], None, None)
+                    }
+                    (ColumnWriter::Int32ColumnWriter(w), Column::Int32(v)) => {
+                        w.write_batch(&v[start..end], None, None)
+                    }
+                    (ColumnWriter::Int64ColumnWriter(w), Column::Int64(v)) => {
+                        w.write_batch(&v[start..end], None, None)
+                    }
+                    (ColumnWriter::DoubleColumnWriter(w), Column::Float64(v)) => {
+                        w.write_batch(&v[start..end], None, None)
+                    }
+                    (ColumnWriter::ByteArrayColumnWriter(w), Column::Utf8(v)) => {
+                        let values: Vec<ByteArray> = v
+                            .iter()
+                            .skip(start)
+                            .take(end - start)
+                            .map(|s| ByteArray::from(s.as_bytes().to_vec()))
+                            .collect();
+                        w.write_batch(&values, None, None)
+                    }
+                    _ => panic!("column writer type mismatch"),
+                }
+                .unwrap();
+                col.close().unwrap();
+            }
+            row_group.close().unwrap();
+            start = end;
+            if start >= rows {
+                break;
+            }
+        }
+        writer.into_inner().unwrap()
+    }
+
+    #[test]
+    fn spliced_chunks_equal_the_in_place_writer_in_any_order() {
+        // No rows, one row group, and two, the last one short.
+        for rows in [0, 1, 1000, ROW_GROUP_ROWS + 1000] {
+            let data = demo(rows);
+            let bytes = write_parquet(&data).unwrap();
+            let other = write_in_place(&data);
+            assert_eq!(bytes, other, "{rows} rows");
+            // Encoding the chunks last to first changes nothing.
+            let reversed = write_parquet_with(&data, |jobs| {
+                let mut encoded: Vec<_> =
+                    jobs.into_iter().rev().map(ColumnChunkJob::encode).collect();
+                encoded.reverse();
+                encoded
+            })
+            .unwrap();
+            assert_eq!(bytes, reversed, "{rows} rows");
+        }
+        let data = demo(10);
+        assert!(matches!(
+            write_parquet_with(&data, |_| Vec::new()),
+            Err(Error::Write { .. })
+        ));
     }
 
     #[test]

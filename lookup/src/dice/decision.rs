@@ -147,6 +147,25 @@ pub fn published_raises(standing: Bid, total_dice: u32) -> impl Iterator<Item = 
         .filter(move |bid| bid.raises(standing))
 }
 
+/// The published rule's choice between opening, worth `ev_open`, and the
+/// `raises` with their values in bid order: the best raise (the first among
+/// equals) if it is worth more than opening, otherwise opening.
+pub(crate) fn choose_published(
+    ev_open: f64,
+    raises: impl IntoIterator<Item = (Bid, f64)>,
+) -> (Action, f64) {
+    let best_raise = raises
+        .into_iter()
+        .fold(None::<(Bid, f64)>, |best, (bid, value)| match best {
+            Some(b) if b.1 >= value => Some(b),
+            _ => Some((bid, value)),
+        });
+    match best_raise {
+        Some((bid, value)) if value > ev_open => (Action::Raise(bid), value),
+        _ => (Action::Open, ev_open),
+    }
+}
+
 /// The published rule: open when `ev_open` is at least the best raise's
 /// value, otherwise the best raise (the lowest bid among equals).
 pub fn published_rule(situation: &Situation) -> Advice {
@@ -173,18 +192,10 @@ pub fn published_rule(situation: &Situation) -> Advice {
             }
         })
         .collect();
-    let best_raise = raises
-        .iter()
-        .fold(None::<&RaiseOption>, |best, option| match best {
-            Some(b) if b.expected_value >= option.expected_value => Some(b),
-            _ => Some(option),
-        });
-    let (action, expected_value) = match best_raise {
-        Some(raise) if raise.expected_value > standing.ev_open => {
-            (Action::Raise(raise.bid), raise.expected_value)
-        }
-        _ => (Action::Open, standing.ev_open),
-    };
+    let (action, expected_value) = choose_published(
+        standing.ev_open,
+        raises.iter().map(|raise| (raise.bid, raise.expected_value)),
+    );
     Advice {
         rule: PUBLISHED_RULE,
         action,

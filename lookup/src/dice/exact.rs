@@ -122,6 +122,36 @@ impl MatchCounts {
     }
 }
 
+/// `P(X >= needed)` of [`MatchCounts`] for every `needed`, each rounded to
+/// `f64` once: a lookup that equals `counts.at_least(needed).to_f64()` bit
+/// for bit, for the table builders that ask the same counts many times.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TailProbabilities {
+    /// `at_least[x]` for `x = 0..=n+1` (the last one is 0).
+    at_least: Vec<f64>,
+}
+
+impl TailProbabilities {
+    /// The tails of `counts`, rounded as [`OutcomeFraction::to_f64`] does.
+    pub fn new(counts: &MatchCounts) -> TailProbabilities {
+        let at_least = (0..=i64::from(counts.dice()) + 1)
+            .map(|needed| counts.at_least(needed).to_f64())
+            .collect();
+        TailProbabilities { at_least }
+    }
+
+    /// The tails of `dice` hidden dice matching on `matching` faces each.
+    pub fn of(dice: u32, matching: MatchingFaces) -> TailProbabilities {
+        TailProbabilities::new(&MatchCounts::new(dice, matching))
+    }
+
+    /// `P(X >= needed)`: 1 when `needed <= 0`, 0 when `needed > n`.
+    pub fn at_least(&self, needed: i64) -> f64 {
+        let index = usize::try_from(needed.max(0)).unwrap_or(usize::MAX);
+        self.at_least.get(index).copied().unwrap_or(0.0)
+    }
+}
+
 /// The continuity-corrected normal approximation of `P(X >= needed)` for
 /// `X ~ Binomial(dice, p)`: `1 - Φ((needed - 0.5 - n p) / sqrt(n p (1 - p)))`,
 /// with the same edges as the exact value (1 when `needed <= 0`, 0 when

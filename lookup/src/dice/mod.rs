@@ -26,6 +26,7 @@
 //! Tables: [`schema`] defines them, `gametab build` writes them over a
 //! [`DiceGrid`], and [`DiceTables`] loads and queries them.
 
+mod batch;
 pub mod decision;
 pub mod exact;
 mod grid;
@@ -35,8 +36,9 @@ pub mod schema;
 mod tables;
 mod types;
 
+pub use batch::{BidTails, BidderPosteriors, PublishedRuleBlock};
 pub use decision::{published_rule, Action, Advice, RaiseOption, Situation, PUBLISHED_RULE};
-pub use exact::{MatchCounts, OutcomeFraction};
+pub use exact::{MatchCounts, OutcomeFraction, TailProbabilities};
 pub use grid::DiceGrid;
 pub use model::{
     bid_odds, bidder_posterior, corrected_probability, ev_open, raw_probability, BidOdds,

@@ -9,7 +9,7 @@
 
 use serde::Serialize;
 
-use super::exact::{normal_approximation, MatchCounts, OutcomeFraction};
+use super::exact::{normal_approximation, MatchCounts, OutcomeFraction, TailProbabilities};
 use super::types::{
     check_bid_count, Bid, DiceInPlay, FaceClass, Hand, MatchingFaces, Reliability, Variant,
 };
@@ -101,34 +101,80 @@ fn softplus(x: f64) -> f64 {
     x.max(0.0) + (-x.abs()).exp().ln_1p()
 }
 
+/// The part of the bidder's posterior that does not depend on the bid
+/// count: the log prior of each `y` and the dice expected elsewhere. Shared
+/// by [`bidder_posterior`] and the batch builders, so both compute every
+/// posterior with the same operations in the same order.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct PosteriorPrior {
+    /// `ln` of the exact prior outcome count of `y = 0..=n_b`.
+    log_prior: Vec<f64>,
+    /// `(N - n_b) p`.
+    expected_elsewhere: f64,
+    /// The reliability.
+    rel: f64,
+}
+
+impl PosteriorPrior {
+    /// The prior of `bidder_dice` dice matching on `matching` faces, on a
+    /// table of `total_dice` dice (at least `bidder_dice`).
+    pub(crate) fn new(
+        total_dice: u32,
+        bidder_dice: u32,
+        matching: MatchingFaces,
+        reliability: Reliability,
+    ) -> PosteriorPrior {
+        let prior = MatchCounts::new(bidder_dice, matching);
+        PosteriorPrior {
+            log_prior: (0..=bidder_dice)
+                .map(|y| (prior.exactly(y) as f64).ln())
+                .collect(),
+            expected_elsewhere: f64::from(total_dice - bidder_dice) * matching.probability(),
+            rel: reliability.value(),
+        }
+    }
+
+    /// The posterior after a bid on `bid_count` dice (at least 1).
+    pub(crate) fn posterior(&self, bid_count: u32) -> BidderPosterior {
+        let q = f64::from(bid_count);
+        // One buffer goes from log weights to weights to probabilities.
+        let mut values: Vec<f64> = self
+            .log_prior
+            .iter()
+            .enumerate()
+            .map(|(y, log_prior)| {
+                let confidence = (y as f64 + self.expected_elsewhere) / q;
+                let log_likelihood = -softplus(-4.0 * self.rel * (confidence - 1.0));
+                log_prior + log_likelihood
+            })
+            .collect();
+        let top = values.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        for value in &mut values {
+            *value = (*value - top).exp();
+        }
+        let total: f64 = values.iter().sum();
+        for value in &mut values {
+            *value /= total;
+        }
+        BidderPosterior {
+            probabilities: values,
+        }
+    }
+}
+
 /// The bidder's posterior: `post(y) ∝ prior(y) · L(y)` with the prior
 /// `Binomial(n_b, p)` (as exact outcome counts) and the logistic likelihood
 /// `L(y) = 1 / (1 + exp(-4 rel (conf - 1)))`,
 /// `conf = (y + (N - n_b) p) / q`. Weights are combined in log space, so no
 /// reliability, however large, underflows every weight to zero.
 pub fn bidder_posterior(question: &PosteriorQuestion) -> BidderPosterior {
-    let matching = question.matching_faces();
-    let prior = MatchCounts::new(question.bidder_dice, matching);
-    let p = matching.probability();
-    let expected_elsewhere = f64::from(question.total_dice - question.bidder_dice) * p;
-    let q = f64::from(question.bid_count);
-    let rel = question.reliability.value();
-    let log_weights: Vec<f64> = (0..=question.bidder_dice)
-        .map(|y| {
-            let confidence = (f64::from(y) + expected_elsewhere) / q;
-            let log_likelihood = -softplus(-4.0 * rel * (confidence - 1.0));
-            (prior.exactly(y) as f64).ln() + log_likelihood
-        })
-        .collect();
-    let top = log_weights
-        .iter()
-        .copied()
-        .fold(f64::NEG_INFINITY, f64::max);
-    let weights: Vec<f64> = log_weights.iter().map(|w| (w - top).exp()).collect();
-    let total: f64 = weights.iter().sum();
-    BidderPosterior {
-        probabilities: weights.iter().map(|w| w / total).collect(),
-    }
+    PosteriorPrior::new(
+        question.total_dice,
+        question.bidder_dice,
+        question.matching_faces(),
+        question.reliability,
+    )
+    .posterior(question.bid_count)
 }
 
 /// The standing bid seen from my seat: the key of the bid-probability table.
@@ -264,12 +310,26 @@ pub fn corrected_probability(question: &BidQuestion, posterior: &BidderPosterior
     if question.still_needed() <= 0 {
         return 1.0;
     }
-    let others = MatchCounts::new(question.dice.others(), question.matching_faces());
+    let others = TailProbabilities::of(question.dice.others(), question.matching_faces());
+    corrected_from_tails(question.still_needed(), posterior, &others)
+}
+
+/// [`corrected_probability`] of a bid that still needs `still_needed`
+/// matching dice among the hidden ones, with `others` the tails of the dice
+/// held by neither me nor the bidder.
+pub(crate) fn corrected_from_tails(
+    still_needed: i64,
+    posterior: &BidderPosterior,
+    others: &TailProbabilities,
+) -> f64 {
+    if still_needed <= 0 {
+        return 1.0;
+    }
     posterior
         .probabilities
         .iter()
         .enumerate()
-        .map(|(y, post)| post * others.at_least(question.still_needed() - y as i64).to_f64())
+        .map(|(y, post)| post * others.at_least(still_needed - y as i64))
         .sum::<f64>()
         .clamp(0.0, 1.0)
 }
