@@ -174,6 +174,16 @@ impl Strings {
             .extend(other.codes.iter().map(|&code| codes[code as usize]));
     }
 
+    /// Append `rows` rows of the same value (looked up once; nothing is
+    /// added for no rows).
+    pub fn push_repeated(&mut self, value: &str, rows: usize) {
+        if rows == 0 {
+            return;
+        }
+        let code = self.intern(value.as_bytes(), || value.to_string());
+        self.codes.extend(std::iter::repeat_n(code, rows));
+    }
+
     /// Append one row given as bytes and return its code.
     ///
     /// # Errors
@@ -329,5 +339,14 @@ mod tests {
         assert_ne!(a.dictionary(), b.dictionary());
         b.push("x");
         assert_ne!(a, b);
+        // Repeated rows are the same as pushing them one by one.
+        let mut repeated = Strings::new();
+        repeated.push_repeated("x", 2);
+        repeated.push_repeated("y", 0);
+        repeated.push_repeated("z", 3);
+        repeated.push_repeated("x", 1);
+        let single: Strings = ["x", "x", "z", "z", "z", "x"].into_iter().collect();
+        assert_eq!(repeated, single);
+        assert_eq!(repeated.dictionary(), single.dictionary());
     }
 }

@@ -22,8 +22,10 @@ use anyhow::Result;
 use gametab_lookup::cluedo::schema::{
     FEW_CANDIDATES, MAX_ACTIVE_OPPONENTS, MAX_UNKNOWN_WITH_THREE_ACTIVE,
 };
-use gametab_lookup::cluedo::{in_table_family, FewCandidates, Opponents, MAX_CANDIDATES};
-use gametab_lookup::io::{Column, TableData};
+use gametab_lookup::cluedo::{
+    in_table_family, FewCandidates, FewCandidatesSolver, Opponents, MAX_CANDIDATES,
+};
+use gametab_lookup::io::{Column, Strings, TableData};
 use rayon::prelude::*;
 
 use crate::output::TableWriter;
@@ -100,55 +102,156 @@ fn candidate_lists(active: usize) -> Vec<Vec<Opponents>> {
     lists
 }
 
-/// The canonical configurations of the tabulated family, sorted by their
-/// table key.
-pub fn family() -> Vec<FewCandidates> {
-    let mut family = Vec::new();
-    for active in 0..=MAX_ACTIVE_OPPONENTS {
+/// The candidate lists of one number of active opponents, with their places
+/// in the table's order of holder texts.
+///
+/// The holders text is the three categories' texts joined by `|`, which
+/// sorts after every character of a category's text. So two texts compare
+/// as their first categories' texts each followed by `|` (a category whose
+/// text is a prefix of the other's comes *after* it), then the second ones
+/// likewise, then the third ones as plain strings: ranks of these orders
+/// replace the strings in the sort.
+struct CandidateLists {
+    lists: Vec<Vec<Opponents>>,
+    /// Rank of each list's text followed by `|` (first and second category).
+    inner_rank: Vec<u16>,
+    /// Rank of each list's text alone (last category).
+    last_rank: Vec<u16>,
+}
+
+impl CandidateLists {
+    fn new(active: usize) -> CandidateLists {
         let lists = candidate_lists(active);
-        let n = lists.len();
-        let triples: Vec<[usize; 3]> = (0..n)
-            .flat_map(|i| (i..n).flat_map(move |j| (j..n).map(move |k| [i, j, k])))
+        // One category's part of `FewCandidates::holders_text`.
+        let texts: Vec<String> = lists
+            .iter()
+            .map(|list| {
+                let letters: Vec<String> = list.iter().map(|h| h.letters()).collect();
+                letters.join(",")
+            })
             .collect();
-        for unknown in unknown_vectors(active) {
-            let slots: usize = unknown.iter().map(|&u| usize::from(u)).sum();
-            if active == MAX_ACTIVE_OPPONENTS && slots > MAX_UNKNOWN_WITH_THREE_ACTIVE {
-                continue;
+        let ranks = |key: &dyn Fn(usize) -> String| {
+            let mut order: Vec<usize> = (0..lists.len()).collect();
+            order.sort_by_cached_key(|&i| key(i));
+            let mut rank = vec![0u16; lists.len()];
+            for (r, &i) in order.iter().enumerate() {
+                rank[i] = r as u16;
             }
-            let canonical = triples.par_iter().filter_map(|indices| {
-                let holders = indices.map(|i| lists[i].clone());
-                let candidates: usize = holders.iter().map(Vec::len).sum();
-                let other = (slots + 3).checked_sub(candidates)?;
-                let config = FewCandidates::new(holders, unknown.clone(), other as u8).ok()?;
-                (config.canonical().0 == config && in_table_family(&config)).then_some(config)
-            });
-            family.par_extend(canonical);
+            rank
+        };
+        CandidateLists {
+            inner_rank: ranks(&|i| format!("{}|", texts[i])),
+            last_rank: ranks(&|i| texts[i].clone()),
+            lists,
         }
     }
-    family.sort_by_cached_key(|c| (c.unknown_text(), c.holders_text()));
-    family
+
+    /// The canonical configurations with these unknown cards, sorted by
+    /// holder text.
+    fn canonical(&self, unknown: &[u8]) -> Vec<FewCandidates> {
+        let lists = &self.lists;
+        let slots: usize = unknown.iter().map(|&u| usize::from(u)).sum();
+        // One task per first category; its configurations reuse one scratch
+        // configuration, so only canonical ones are allocated.
+        let mut found: Vec<([u16; 3], FewCandidates)> = (0..lists.len())
+            .into_par_iter()
+            .flat_map_iter(|first| {
+                let mut scratch = FewCandidates {
+                    holders: Default::default(),
+                    unknown: unknown.to_vec(),
+                    other_cards: 0,
+                };
+                let mut found = Vec::new();
+                for second in first..lists.len() {
+                    for third in second..lists.len() {
+                        let indices = [first, second, third];
+                        let candidates: usize = indices.iter().map(|&i| lists[i].len()).sum();
+                        let Some(other) = (slots + 3).checked_sub(candidates) else {
+                            continue;
+                        };
+                        for (list, &i) in scratch.holders.iter_mut().zip(&indices) {
+                            list.clone_from(&lists[i]);
+                        }
+                        scratch.other_cards = other as u8;
+                        if !scratch.is_canonical() || !in_table_family(&scratch) {
+                            continue;
+                        }
+                        let holders = scratch.holders.clone();
+                        if let Ok(config) =
+                            FewCandidates::new(holders, unknown.to_vec(), other as u8)
+                        {
+                            let key = [
+                                self.inner_rank[first],
+                                self.inner_rank[second],
+                                self.last_rank[third],
+                            ];
+                            found.push((key, config));
+                        }
+                    }
+                }
+                found
+            })
+            .collect();
+        // Keys are distinct, so the unstable parallel sort is deterministic.
+        found.par_sort_unstable_by_key(|(key, _)| *key);
+        found.into_iter().map(|(_, config)| config).collect()
+    }
+}
+
+/// The canonical configurations of the tabulated family, sorted by their
+/// table key (unknown-card text, then holder text).
+pub fn family() -> Vec<FewCandidates> {
+    let mut unknown: Vec<Vec<u8>> = (0..=MAX_ACTIVE_OPPONENTS)
+        .flat_map(unknown_vectors)
+        .filter(|u| {
+            let slots: usize = u.iter().map(|&x| usize::from(x)).sum();
+            u.len() < MAX_ACTIVE_OPPONENTS || slots <= MAX_UNKNOWN_WITH_THREE_ACTIVE
+        })
+        .collect();
+    // Single digits joined by commas sort as the vectors of digits do.
+    unknown.sort();
+    let lists: Vec<CandidateLists> = (0..=MAX_ACTIVE_OPPONENTS)
+        .map(CandidateLists::new)
+        .collect();
+    unknown
+        .iter()
+        .flat_map(|u| lists[u.len()].canonical(u))
+        .collect()
 }
 
 /// The table rows of `family` (inconsistent configurations have no rows).
 pub fn table(family: &[FewCandidates]) -> TableData {
-    let answers: Vec<_> = family.par_iter().map(|c| c.solve().ok()).collect();
-    let mut unknown = Vec::new();
-    let mut holders = Vec::new();
-    let mut category = Vec::new();
-    let mut candidate = Vec::new();
-    let mut active = Vec::new();
-    let mut other = Vec::new();
-    let mut deals = Vec::new();
-    let mut envelope_deals = Vec::new();
-    let mut p_envelope = Vec::new();
-    let mut p_heuristic = Vec::new();
+    let answers: Vec<_> = family
+        .par_iter()
+        .map_init(FewCandidatesSolver::new, |solver, config| {
+            let answer = solver.solve(config).ok()?;
+            Some((config.unknown_text(), config.holders_text(), answer))
+        })
+        .collect();
+    let rows: usize = answers
+        .iter()
+        .flatten()
+        .map(|(_, _, a)| a.candidates.iter().map(Vec::len).sum::<usize>())
+        .sum();
+    let mut unknown = Strings::new();
+    let mut holders = Strings::new();
+    let mut category = Vec::with_capacity(rows);
+    let mut candidate = Vec::with_capacity(rows);
+    let mut active = Vec::with_capacity(rows);
+    let mut other = Vec::with_capacity(rows);
+    let mut deals = Vec::with_capacity(rows);
+    let mut envelope_deals = Vec::with_capacity(rows);
+    let mut p_envelope = Vec::with_capacity(rows);
+    let mut p_heuristic = Vec::with_capacity(rows);
     for (config, answer) in family.iter().zip(&answers) {
-        let Some(answer) = answer else { continue };
-        let (unknown_text, holders_text) = (config.unknown_text(), config.holders_text());
+        let Some((unknown_text, holders_text, answer)) = answer else {
+            continue;
+        };
+        let config_rows = answer.candidates.iter().map(Vec::len).sum();
+        unknown.push_repeated(unknown_text, config_rows);
+        holders.push_repeated(holders_text, config_rows);
         for (c, list) in answer.candidates.iter().enumerate() {
             for (i, a) in list.iter().enumerate() {
-                unknown.push(unknown_text.clone());
-                holders.push(holders_text.clone());
                 category.push(c as i32);
                 candidate.push(i as i32);
                 active.push(config.active_opponents() as i32);
@@ -179,8 +282,8 @@ pub fn table(family: &[FewCandidates]) -> TableData {
     TableData {
         schema: FEW_CANDIDATES,
         columns: vec![
-            Column::Utf8(unknown.into()),
-            Column::Utf8(holders.into()),
+            Column::Utf8(unknown),
+            Column::Utf8(holders),
             Column::Int32(category),
             Column::Int32(candidate),
             Column::Int32(active),

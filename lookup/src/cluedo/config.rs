@@ -19,7 +19,7 @@
 //! slots; the published heuristic's probability (uniform over the triples
 //! with at least one deal) is given beside the exact one.
 
-use std::fmt;
+use std::fmt::{self, Write as _};
 
 use crate::error::{Error, Result};
 
@@ -35,13 +35,19 @@ pub struct Opponents(pub u8);
 impl Opponents {
     /// Letters of the opponents, or `-` for none.
     pub fn letters(self) -> String {
+        let mut text = String::new();
+        self.write_letters(&mut text);
+        text
+    }
+
+    /// Append [`Opponents::letters`] to `text`.
+    fn write_letters(self, text: &mut String) {
         if self.0 == 0 {
-            return "-".to_string();
+            text.push('-');
         }
-        (0..MAX_OPPONENTS as u8)
-            .filter(|i| self.0 >> i & 1 == 1)
-            .map(|i| char::from(b'A' + i))
-            .collect()
+        for i in (0..MAX_OPPONENTS as u8).filter(|i| self.0 >> i & 1 == 1) {
+            text.push(char::from(b'A' + i));
+        }
     }
 }
 
@@ -223,6 +229,86 @@ impl FewCandidates {
         (canonical, map)
     }
 
+    /// Whether the configuration is its own canonical form, i.e.
+    /// `self.canonical().0 == *self`, decided without building any other
+    /// form: the table builder asks this of every configuration it
+    /// enumerates and the table loader of every configuration it reads.
+    pub fn is_canonical(&self) -> bool {
+        let Some(keys) = self.category_keys() else {
+            // A shape `new` rejects: ask the definition itself.
+            return self.canonical().0 == *self;
+        };
+        let unknown = &self.unknown;
+        // The canonical form keeps only opponents with unknown cards, more
+        // first, and sorts the candidates and then the categories.
+        if unknown.contains(&0)
+            || unknown.windows(2).any(|w| w[0] < w[1])
+            || keys.windows(2).any(|w| w[0] > w[1])
+            || keys
+                .iter()
+                .any(|k| k.1[..usize::from(k.0)].windows(2).any(|w| w[0] > w[1]))
+        {
+            return false;
+        }
+        // Every relabelling the canonical form tries keeps the unknown cards
+        // in place, so it only permutes opponents with equal counts; none
+        // may give a smaller code.
+        let mut order = [0u8, 1, 2, 3, 4];
+        let order = &mut order[..unknown.len()];
+        while next_permutation(order) {
+            if order
+                .iter()
+                .enumerate()
+                .any(|(new, &old)| unknown[usize::from(old)] != unknown[new])
+            {
+                continue;
+            }
+            let relabel = |h: u8| {
+                order
+                    .iter()
+                    .enumerate()
+                    .fold(0u8, |m, (new, &old)| m | (h >> old & 1) << new)
+            };
+            let mut relabelled = keys.map(|(len, mut masks)| {
+                let list = &mut masks[..usize::from(len)];
+                for h in list.iter_mut() {
+                    *h = relabel(*h);
+                }
+                list.sort_unstable();
+                (len, masks)
+            });
+            relabelled.sort_unstable();
+            if relabelled < keys {
+                return false;
+            }
+        }
+        true
+    }
+
+    /// Per category, the sort key of the canonical form: the number of
+    /// candidates and their holder sets (padded with empty sets); `None`
+    /// outside the shapes [`FewCandidates::new`] accepts.
+    fn category_keys(&self) -> Option<[(u8, [u8; MAX_CANDIDATES]); 3]> {
+        if self.unknown.len() > MAX_OPPONENTS {
+            return None;
+        }
+        let everyone = (1u8 << self.unknown.len()) - 1;
+        let mut keys = [(0u8, [0u8; MAX_CANDIDATES]); 3];
+        for (key, list) in keys.iter_mut().zip(&self.holders) {
+            if list.is_empty() || list.len() > MAX_CANDIDATES {
+                return None;
+            }
+            key.0 = list.len() as u8;
+            for (slot, h) in key.1.iter_mut().zip(list) {
+                if h.0 & !everyone != 0 {
+                    return None;
+                }
+                *slot = h.0;
+            }
+        }
+        Some(keys)
+    }
+
     /// A comparable encoding (canonical forms are its minima).
     fn code(&self) -> Vec<u8> {
         let mut code = self.unknown.clone();
@@ -235,24 +321,32 @@ impl FewCandidates {
 
     /// The table's text for the unknown cards, e.g. `3,2,1`.
     pub fn unknown_text(&self) -> String {
-        let parts: Vec<String> = self.unknown.iter().map(u8::to_string).collect();
-        parts.join(",")
+        let mut text = String::with_capacity(2 * self.unknown.len());
+        for (i, u) in self.unknown.iter().enumerate() {
+            if i > 0 {
+                text.push(',');
+            }
+            let _ = write!(text, "{u}");
+        }
+        text
     }
 
     /// The table's text for the holders: candidates separated by `,`,
     /// categories by `|`, each candidate's holders as letters or `-`.
     pub fn holders_text(&self) -> String {
-        let parts: Vec<String> = self
-            .holders
-            .iter()
-            .map(|list| {
-                list.iter()
-                    .map(|h| h.letters())
-                    .collect::<Vec<_>>()
-                    .join(",")
-            })
-            .collect();
-        parts.join("|")
+        let mut text = String::with_capacity(24);
+        for (c, list) in self.holders.iter().enumerate() {
+            if c > 0 {
+                text.push('|');
+            }
+            for (i, &h) in list.iter().enumerate() {
+                if i > 0 {
+                    text.push(',');
+                }
+                h.write_letters(&mut text);
+            }
+        }
+        text
     }
 
     /// Parse the table's texts back (the other cards are implied).
@@ -301,7 +395,18 @@ impl FewCandidates {
     /// # Errors
     /// [`Error::Inconsistent`] when no deal fits the configuration.
     pub fn solve(&self) -> Result<FewCandidatesAnswer> {
-        let triple_deals = self.triple_deals();
+        self.answer_from_triples(&self.triple_deals())
+    }
+
+    /// The answer from the deals of every candidate triple (indices per
+    /// category): totals, exact probabilities and the heuristic's.
+    ///
+    /// # Errors
+    /// [`Error::Inconsistent`] when no triple has a deal.
+    pub(super) fn answer_from_triples(
+        &self,
+        triple_deals: &[([usize; 3], u64)],
+    ) -> Result<FewCandidatesAnswer> {
         let deals: u64 = triple_deals.iter().map(|t| t.1).sum();
         if deals == 0 {
             return Err(Error::Inconsistent(format!(
@@ -414,6 +519,21 @@ fn strides(radix: &[usize]) -> Vec<usize> {
 
 fn factorial(n: usize) -> u64 {
     (1..=n as u64).product()
+}
+
+/// Step `items` to the next permutation in lexicographic order; `false`
+/// (and `items` unchanged) after the last one.
+fn next_permutation(items: &mut [u8]) -> bool {
+    let Some(i) = (1..items.len()).rev().find(|&i| items[i - 1] < items[i]) else {
+        return false;
+    };
+    let j = (i..items.len())
+        .rev()
+        .find(|&j| items[j] > items[i - 1])
+        .expect("items[i] itself is larger");
+    items.swap(i - 1, j);
+    items[i..].reverse();
+    true
 }
 
 /// Calls `visit` with every permutation of `items[k..]` (after `items[..k]`).

@@ -221,3 +221,103 @@ fn hand_checked_configuration_differs_from_the_heuristic() {
     assert!(FewCandidates::new([vec![], vec![ab], vec![ab]], vec![1, 1], 0).is_err());
     assert!(FewCandidates::new([vec![ab], vec![ab], vec![ab]], vec![1, 1], 0).is_err());
 }
+
+/// Every category key order of `lists` (sorted holder lists, in the order
+/// the canonical form sorts categories): triples `i <= j <= k`.
+fn sorted_triples(lists: &[Vec<Opponents>]) -> impl Iterator<Item = [Vec<Opponents>; 3]> + '_ {
+    let n = lists.len();
+    (0..n).flat_map(move |i| {
+        (i..n).flat_map(move |j| {
+            (j..n).map(move |k| [lists[i].clone(), lists[j].clone(), lists[k].clone()])
+        })
+    })
+}
+
+/// Sorted holder lists of `lens` candidates over `opponents` opponents,
+/// shorter first, then lexicographic: the canonical order of categories.
+fn sorted_lists(opponents: usize, lens: std::ops::RangeInclusive<usize>) -> Vec<Vec<Opponents>> {
+    let masks = 1u8 << opponents;
+    let mut out = Vec::new();
+    for len in lens {
+        let mut current = vec![0u8; len];
+        loop {
+            out.push(current.iter().map(|&m| Opponents(m)).collect());
+            let Some(i) = (0..len).rev().find(|&i| current[i] + 1 < masks) else {
+                break;
+            };
+            let value = current[i] + 1;
+            current[i..].fill(value);
+        }
+    }
+    out
+}
+
+#[test]
+fn is_canonical_agrees_with_the_canonical_form() {
+    // Sorted configurations, where only relabelling the opponents can find
+    // a smaller form: two opponents with equal or unequal hands, three
+    // interchangeable ones (categories of one or two candidates).
+    let (mut checked, mut canonical) = (0, 0);
+    for (opponents, lens, unknown) in [
+        (2, 1..=3, vec![1, 1]),
+        (2, 1..=3, vec![3, 1]),
+        (3, 1..=2, vec![1, 1, 1]),
+        (3, 1..=2, vec![2, 1, 1]),
+    ] {
+        let lists = sorted_lists(opponents, lens);
+        for holders in sorted_triples(&lists) {
+            let config = FewCandidates {
+                holders,
+                unknown: unknown.clone(),
+                other_cards: 0,
+            };
+            let expected = config.canonical().0 == config;
+            assert_eq!(config.is_canonical(), expected, "{config}");
+            checked += 1;
+            canonical += usize::from(expected);
+        }
+    }
+    assert!(
+        canonical > 10_000 && checked - canonical > 10_000,
+        "{canonical} of {checked}"
+    );
+    // Random configurations (unsorted, with idle opponents) and their
+    // canonical forms.
+    let mut rng = Rng::new(11);
+    for n in 0..2_000 {
+        let config = random_config(&mut rng, 1 + n % 5);
+        let canonical = config.canonical().0;
+        assert_eq!(config.is_canonical(), canonical == config, "{config}");
+        assert!(canonical.is_canonical(), "{canonical}");
+    }
+    // Shapes `new` rejects follow the definition too.
+    let empty = FewCandidates {
+        holders: [vec![], vec![Opponents(1)], vec![Opponents(1)]],
+        unknown: vec![2],
+        other_cards: 0,
+    };
+    assert_eq!(empty.is_canonical(), empty.canonical().0 == empty);
+}
+
+#[test]
+fn texts_are_the_table_keys() {
+    let config = FewCandidates::new(
+        [
+            vec![Opponents(0)],
+            vec![Opponents(0b1), Opponents(0b11)],
+            vec![Opponents(0b10), Opponents(0b10001), Opponents(0b11111)],
+        ],
+        vec![6, 5, 1, 1, 1],
+        11,
+    )
+    .unwrap();
+    assert_eq!(config.unknown_text(), "6,5,1,1,1");
+    assert_eq!(config.holders_text(), "-|A,AB|B,AE,ABCDE");
+    assert_eq!(Opponents(0).letters(), "-");
+    assert_eq!(Opponents(0b10100).letters(), "CE");
+    let none = FewCandidates::new(std::array::from_fn(|_| vec![Opponents(0)]), vec![], 0).unwrap();
+    assert_eq!(
+        (none.unknown_text(), none.holders_text()),
+        (String::new(), "-|-|-".into())
+    );
+}

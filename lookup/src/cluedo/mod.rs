@@ -3,8 +3,9 @@
 //! The engine ([`analyse`]) counts every deal consistent with the facts
 //! exactly (`u128`) and reports P(card in envelope) and P(player holds card);
 //! [`FewCandidates`] is the canonical form of the few-candidate
-//! configurations tabulated by `gametab build`, and [`FewCandidatesTable`]
-//! answers them from the table, falling back to the exact count outside it.
+//! configurations tabulated by `gametab build` ([`FewCandidatesSolver`]
+//! counts many of them quickly), and [`FewCandidatesTable`] answers them
+//! from the table, falling back to the exact count outside it.
 //!
 //! ```
 //! use gametab_lookup::cluedo::{analyse, CardSet, Fact, Knowledge, Model, Observer, Rules, Seat};
@@ -30,6 +31,7 @@ mod engine;
 mod facts;
 mod log;
 pub mod schema;
+mod solver;
 mod table;
 
 pub use cards::{
@@ -42,9 +44,12 @@ pub use config::{
 pub use engine::{analyse, count_deals, Model, Notebook, Place};
 pub use facts::{Fact, Knowledge, Observer};
 pub use log::{GameLog, LoggedAccusation, LoggedFact, LoggedSuggestion};
+pub use solver::FewCandidatesSolver;
 pub use table::{in_table_family, packed_key, FewCandidatesTable, Source};
 
 #[cfg(test)]
 mod config_tests;
 #[cfg(test)]
 mod engine_tests;
+#[cfg(test)]
+mod solver_tests;
