@@ -195,9 +195,10 @@ pub const ZSTD_LEVEL: i32 = 3;
 ///
 /// Encodings per column type: strings (few distinct labels) are
 /// dictionary-encoded; integers (sorted keys, long runs) are
-/// `DELTA_BINARY_PACKED`; booleans are plain (bit-packed); doubles are plain,
-/// since probabilities and values are mostly distinct and a dictionary only
-/// costs time and bytes. Every common reader (pyarrow, polars, duckdb, the
+/// `DELTA_BINARY_PACKED`; booleans are plain (bit-packed); doubles are
+/// dictionary-encoded when a column holds at most 4096 distinct values and
+/// plain otherwise (mostly distinct probabilities, where a dictionary only
+/// costs time and bytes). Every common reader (pyarrow, polars, duckdb, the
 /// `parquet` crate) decodes all three.
 ///
 /// # Errors
@@ -228,12 +229,28 @@ fn writer_properties(data: &TableData, metadata: Vec<KeyValue>) -> Result<Writer
             Column::Int32(_) | Column::Int64(_) => builder
                 .set_column_dictionary_enabled(path.clone(), false)
                 .set_column_encoding(path, Encoding::DELTA_BINARY_PACKED),
+            Column::Float64(values) if few_distinct(values) => builder,
             Column::Bool(_) | Column::Float64(_) => {
                 builder.set_column_dictionary_enabled(path, false)
             }
         };
     }
     Ok(builder.build())
+}
+
+/// Most distinct doubles a column may hold and still be dictionary-encoded.
+const DICTIONARY_MAX_DISTINCT: usize = 4096;
+
+/// Whether `values` holds at most [`DICTIONARY_MAX_DISTINCT`] distinct bit
+/// patterns (counting stops as soon as it holds more): exact rational
+/// probabilities over a few denominators (Cluedo, the dice decisions) then
+/// compress far better with a dictionary.
+fn few_distinct(values: &[f64]) -> bool {
+    let mut seen = std::collections::HashSet::new();
+    values.iter().all(|v| {
+        seen.insert(v.to_bits());
+        seen.len() <= DICTIONARY_MAX_DISTINCT
+    })
 }
 
 /// Rows per row group.
@@ -646,6 +663,16 @@ mod tests {
             let back = read_parquet(Bytes::from(bytes), &DEMO).unwrap();
             assert_eq!(back, data);
         }
+    }
+
+    #[test]
+    fn doubles_get_a_dictionary_only_when_few_are_distinct() {
+        let repeated: Vec<f64> = (0..100_000).map(|i| f64::from(i % 4096) / 7.0).collect();
+        assert!(few_distinct(&repeated));
+        let distinct: Vec<f64> = (0..4097).map(|i| f64::from(i) / 7.0).collect();
+        assert!(!few_distinct(&distinct));
+        assert!(few_distinct(&distinct[..4096]));
+        assert!(few_distinct(&[]));
     }
 
     /// The file as the row-group writer encodes it in place, column after
