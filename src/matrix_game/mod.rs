@@ -81,6 +81,26 @@ pub trait Payoffs {
     /// The payoff of row `r` against column `c`.
     fn at(&self, r: usize, c: usize) -> f64;
 
+    /// Add `weight * at(r, c)` to `out[r]` for every row `r`: column `c`'s
+    /// share of every row's payoff against a mixed column strategy.
+    /// `out.len()` is [`Payoffs::rows`]. Summing a support in increasing
+    /// column order from zeros gives exactly the bits of the fold
+    /// `acc + at(r, c) * q`; implementors keep that (they may only read the
+    /// column faster).
+    fn add_column(&self, c: usize, weight: f64, out: &mut [f64]) {
+        for (r, total) in out.iter_mut().enumerate() {
+            *total += self.at(r, c) * weight;
+        }
+    }
+
+    /// Add `weight * at(r, c)` to `out[c]` for every column `c`; as
+    /// [`Payoffs::add_column`] for the other player.
+    fn add_row(&self, r: usize, weight: f64, out: &mut [f64]) {
+        for (c, total) in out.iter_mut().enumerate() {
+            *total += self.at(r, c) * weight;
+        }
+    }
+
     /// The sub-matrix of the given rows and columns, in the given order.
     fn select(&self, rows: &[usize], cols: &[usize]) -> PayoffMatrix {
         let mut payoffs = Vec::with_capacity(rows.len() * cols.len());
@@ -109,6 +129,12 @@ impl Payoffs for PayoffMatrix {
 
     fn at(&self, r: usize, c: usize) -> f64 {
         self.payoffs[r * self.cols + c]
+    }
+
+    fn add_row(&self, r: usize, weight: f64, out: &mut [f64]) {
+        for (total, &p) in out.iter_mut().zip(self.row(r)) {
+            *total += p * weight;
+        }
     }
 
     fn to_matrix(&self) -> PayoffMatrix {
@@ -241,20 +267,14 @@ pub fn sparse_responses(
         .filter(|&(_, &q)| q != 0.0)
         .map(|(&c, &q)| (c, q))
         .collect();
-    let row_payoffs = (0..game.rows())
-        .map(|r| {
-            col_support
-                .iter()
-                .fold(0.0, |acc, &(c, q)| acc + game.at(r, c) * q)
-        })
-        .collect();
-    let col_payoffs = (0..game.cols())
-        .map(|c| {
-            row_support
-                .iter()
-                .fold(0.0, |acc, &(r, p)| acc + p * game.at(r, c))
-        })
-        .collect();
+    let mut row_payoffs = vec![0.0; game.rows()];
+    for (c, q) in col_support {
+        game.add_column(c, q, &mut row_payoffs);
+    }
+    let mut col_payoffs = vec![0.0; game.cols()];
+    for (r, p) in row_support {
+        game.add_row(r, p, &mut col_payoffs);
+    }
     (row_payoffs, col_payoffs)
 }
 

@@ -111,6 +111,11 @@ fn support_of(indices: &[usize], probabilities: &[f64], out: &mut Vec<(usize, f6
 /// Payoffs of every row against `col_support` and of every column against
 /// `row_support`, summed in increasing index order over the support: the
 /// same bits as [`super::sparse_responses`].
+///
+/// The sums run support action by support action over whole rows and
+/// columns ([`Payoffs::add_column`], [`Payoffs::add_row`]): every output's
+/// additions are independent of the others', instead of one chain of
+/// dependent additions per output.
 fn responses_into(
     game: &impl Payoffs,
     row_support: &[(usize, f64)],
@@ -118,17 +123,15 @@ fn responses_into(
     out: &mut Responses,
 ) {
     out.rows.clear();
-    out.rows.extend((0..game.rows()).map(|r| {
-        col_support
-            .iter()
-            .fold(0.0, |acc, &(c, q)| acc + game.at(r, c) * q)
-    }));
+    out.rows.resize(game.rows(), 0.0);
+    for &(c, q) in col_support {
+        game.add_column(c, q, &mut out.rows);
+    }
     out.cols.clear();
-    out.cols.extend((0..game.cols()).map(|c| {
-        row_support
-            .iter()
-            .fold(0.0, |acc, &(r, p)| acc + p * game.at(r, c))
-    }));
+    out.cols.resize(game.cols(), 0.0);
+    for &(r, p) in row_support {
+        game.add_row(r, p, &mut out.cols);
+    }
 }
 
 /// The sub-game's certificate, read off the full responses: the best kept

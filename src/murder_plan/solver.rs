@@ -202,6 +202,22 @@ impl Payoffs for OutcomeGame<'_> {
     fn at(&self, r: usize, c: usize) -> f64 {
         self.values[usize::from(self.table.outcome_of[r * self.table.cols() + c])]
     }
+
+    fn add_column(&self, c: usize, weight: f64, out: &mut [f64]) {
+        let rows = self.table.rows();
+        let outcomes = &self.table.outcome_by_col[c * rows..(c + 1) * rows];
+        for (total, &o) in out.iter_mut().zip(outcomes) {
+            *total += self.values[usize::from(o)] * weight;
+        }
+    }
+
+    fn add_row(&self, r: usize, weight: f64, out: &mut [f64]) {
+        let cols = self.table.cols();
+        let outcomes = &self.table.outcome_of[r * cols..(r + 1) * cols];
+        for (total, &o) in out.iter_mut().zip(outcomes) {
+            *total += self.values[usize::from(o)] * weight;
+        }
+    }
 }
 
 /// A game waiting to be solved: its state's successors and slot values, and

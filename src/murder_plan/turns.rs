@@ -27,6 +27,9 @@ pub struct TurnTable {
     pub outcomes: Vec<TurnOutcome>,
     /// Row-major: `outcome_of[a * cols + b]` indexes `outcomes`.
     pub outcome_of: Vec<u16>,
+    /// The same indices column-major: `outcome_by_col[b * rows + a]`, so a
+    /// column's outcomes are contiguous too.
+    pub outcome_by_col: Vec<u16>,
     /// For each mastermind action, the index of its axis-swapped image.
     pub mastermind_swap: Vec<usize>,
     /// For each protagonists' action, the index of its axis-swapped image.
@@ -62,8 +65,13 @@ impl TurnTable {
                 outcome_of.push(index);
             }
         }
+        let (rows, cols) = (mastermind.len(), protagonists.len());
+        let outcome_by_col = (0..cols * rows)
+            .map(|i| outcome_of[(i % rows) * cols + i / rows])
+            .collect();
         TurnTable {
             limited,
+            outcome_by_col,
             mastermind_swap: swap_indices(&mastermind, MastermindAction::swapped),
             protagonists_swap: swap_indices(&protagonists, ProtagonistAction::swapped),
             mastermind,
@@ -120,6 +128,14 @@ mod tests {
         let full = tables.get(LimitedCards::ALL);
         assert_eq!((full.rows(), full.cols()), (136, 112));
         assert_eq!(full.outcome_of.len(), 136 * 112);
+        for a in 0..full.rows() {
+            for b in 0..full.cols() {
+                assert_eq!(
+                    full.outcome_by_col[b * full.rows() + a],
+                    full.outcome_of[a * full.cols() + b]
+                );
+            }
+        }
         for (a, &m) in full.mastermind.iter().enumerate() {
             for (b, &p) in full.protagonists.iter().enumerate() {
                 let o = full.outcomes[full.outcome_of[a * full.cols() + b] as usize];
