@@ -189,6 +189,26 @@ pub trait MatrixGameSolver {
     /// # Errors
     /// [`SolveError::Status`] when the back end does not reach optimality.
     fn solve(&mut self, game: &PayoffMatrix) -> Result<StrategyPair, SolveError>;
+
+    /// Optimal strategies of `game`, which is the game of this solver's
+    /// last successful [`MatrixGameSolver::solve`] (or `solve_grown`) with
+    /// rows and columns added: row `i` of that game is row `kept_rows[i]`
+    /// here, column `j` is column `kept_cols[j]` (both increasing), and the
+    /// other rows and columns are new. A solver that can re-optimise from
+    /// its last basis does so; the default solves from scratch. The caller
+    /// guarantees the kept entries are unchanged.
+    ///
+    /// # Errors
+    /// As [`MatrixGameSolver::solve`].
+    fn solve_grown(
+        &mut self,
+        game: &PayoffMatrix,
+        kept_rows: &[usize],
+        kept_cols: &[usize],
+    ) -> Result<StrategyPair, SolveError> {
+        let _ = (kept_rows, kept_cols);
+        self.solve(game)
+    }
 }
 
 /// The certificate of a strategy pair on a matrix: the guaranteed bounds of

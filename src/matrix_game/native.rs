@@ -25,6 +25,21 @@
 //! cannot cycle. The number of pivots is bounded; exceeding it is reported as
 //! [`SolveError::Status`], as is a non-finite payoff. Every choice breaks
 //! ties by index, so the output is a deterministic function of the matrix.
+//!
+//! Warm start ([`MatrixGameSolver::solve_grown`]): when the double oracle's
+//! sub-game grows by a few rows and columns, the last optimal tableau is
+//! kept, with the same shift. A new column `c` is a new non-basic `y_c`; on
+//! the original constraints it acts like lowering each row's slack by the
+//! row's payoff, so its tableau column is the sum of the slack columns
+//! weighted by those payoffs (plus the payoff itself on a row whose slack is
+//! basic), and its reduced cost is that sum on the objective row minus 1.
+//! The primal simplex restores optimality. A new row enters with its slack
+//! basic: its payoffs on the non-basic `y`, minus its payoffs on the basic
+//! `y` times their tableau rows; a row that beats the current strategy has
+//! a negative slack, and the dual simplex (most negative slack leaves,
+//! smallest ratio of reduced cost to pivot enters) restores feasibility
+//! while keeping optimality. The grown game must keep every shifted entry at
+//! least 1/2, or it is solved from scratch.
 
 use super::{normalise, MatrixGameSolver, PayoffMatrix, SolveError, StrategyPair};
 
@@ -51,11 +66,33 @@ pub struct NativeSolver {
     nonbasic: Vec<usize>,
     /// Ratio test buffer: one ratio per constraint row.
     ratios: Vec<f64>,
+    /// The shift of the last solved game, when its final tableau is still
+    /// here to be grown by [`MatrixGameSolver::solve_grown`].
+    last: Option<Grown>,
+    /// Buffer of the grown tableau.
+    scratch: Vec<f64>,
     /// LPs solved to optimality by this instance.
     lps: u64,
+    /// Of those, LPs solved from a grown tableau.
+    warm_lps: u64,
     /// Pivots performed by this instance.
     pivots: u64,
 }
+
+/// What is known of the tableau left by the last solve.
+#[derive(Debug, Clone, Copy)]
+struct Grown {
+    rows: usize,
+    cols: usize,
+    shift: f64,
+}
+
+/// Below this, a grown game's shifted entries are too close to zero (or
+/// negative) for the kept shift: the game is solved from scratch instead.
+const MIN_SHIFTED: f64 = 0.5;
+/// A basic variable counts as negative (the row is infeasible for the dual
+/// simplex) below this.
+const FEASIBILITY_TOLERANCE: f64 = 1e-12;
 
 impl NativeSolver {
     /// A new solver with empty buffers.
@@ -66,6 +103,12 @@ impl NativeSolver {
     /// LPs solved to optimality so far by this instance.
     pub fn lps_solved(&self) -> u64 {
         self.lps
+    }
+
+    /// LPs solved from the tableau of the previous game, grown
+    /// ([`MatrixGameSolver::solve_grown`]), so far by this instance.
+    pub fn warm_lps_solved(&self) -> u64 {
+        self.warm_lps
     }
 
     /// Simplex pivots performed so far by this instance.
@@ -93,6 +136,11 @@ impl NativeSolver {
             }
         }
         let shift = 1.0 - min;
+        self.last = Some(Grown {
+            rows: m,
+            cols: n,
+            shift,
+        });
         let width = n + 1;
         self.tableau.clear();
         self.tableau.resize((m + 1) * width, 0.0);
@@ -201,17 +249,9 @@ impl NativeSolver {
     }
 }
 
-impl MatrixGameSolver for NativeSolver {
-    fn name(&self) -> &'static str {
-        "native"
-    }
-
-    fn solve(&mut self, game: &PayoffMatrix) -> Result<StrategyPair, SolveError> {
-        let (m, n) = (game.rows(), game.cols());
-        if m == 0 || n == 0 {
-            return Err(Self::error("empty game"));
-        }
-        self.load(game)?;
+impl NativeSolver {
+    /// Primal simplex from a primal feasible tableau to optimality.
+    fn optimise(&mut self, m: usize, n: usize) -> Result<(), SolveError> {
         let width = n + 1;
         let max_pivots = 50 * (m + n) + 100;
         // Switch to Bland's rule after this many pivots in a row without an
@@ -219,7 +259,7 @@ impl MatrixGameSolver for NativeSolver {
         let stall_limit = m + n;
         let mut bland = false;
         let mut stalled = 0;
-        let mut best_objective = 0.0;
+        let mut best_objective = self.tableau[m * width + n];
         let mut pivots = 0;
         while let Some(q) = self.entering(m, n, bland) {
             if pivots == max_pivots {
@@ -247,6 +287,91 @@ impl MatrixGameSolver for NativeSolver {
                 }
             }
         }
+        Ok(())
+    }
+
+    /// Dual simplex from a dual feasible tableau (objective row
+    /// non-negative) whose right-hand side has negative entries, to
+    /// optimality. The leaving row is the most negative basic variable, the
+    /// entering column the smallest ratio of reduced cost to pivot element,
+    /// ties to the largest pivot element; after a run of pivots that do not
+    /// decrease the objective, Bland's rule (smallest labels).
+    fn dual_optimise(&mut self, m: usize, n: usize) -> Result<(), SolveError> {
+        let width = n + 1;
+        let max_pivots = 50 * (m + n) + 100;
+        let stall_limit = m + n;
+        let mut bland = false;
+        let mut stalled = 0;
+        let mut best_objective = self.tableau[m * width + n];
+        let mut pivots = 0;
+        loop {
+            let mut leaving: Option<usize> = None;
+            for i in 0..m {
+                let rhs = self.tableau[i * width + n];
+                if rhs >= -FEASIBILITY_TOLERANCE {
+                    continue;
+                }
+                leaving = match leaving {
+                    None => Some(i),
+                    Some(b) if bland && self.basic[i] < self.basic[b] => Some(i),
+                    Some(b) if !bland && rhs < self.tableau[b * width + n] => Some(i),
+                    keep => keep,
+                };
+            }
+            let Some(p) = leaving else {
+                return Ok(());
+            };
+            if pivots == max_pivots {
+                return Err(Self::error(format!(
+                    "dual pivot limit {max_pivots} reached on a {m}x{n} game"
+                )));
+            }
+            let row = &self.tableau[p * width..p * width + n];
+            let objective = &self.tableau[m * width..m * width + n];
+            let mut min_ratio = f64::INFINITY;
+            for (&a, &d) in row.iter().zip(objective) {
+                if a < -PIVOT_TOLERANCE {
+                    min_ratio = min_ratio.min(d.max(0.0) / -a);
+                }
+            }
+            if !min_ratio.is_finite() {
+                return Err(Self::error("primal infeasible (dual unbounded)"));
+            }
+            let mut entering: Option<usize> = None;
+            for (j, (&a, &d)) in row.iter().zip(objective).enumerate() {
+                if a >= -PIVOT_TOLERANCE || d.max(0.0) / -a > min_ratio + RATIO_TIE {
+                    continue;
+                }
+                entering = match entering {
+                    None => Some(j),
+                    Some(b) if bland && self.nonbasic[j] < self.nonbasic[b] => Some(j),
+                    Some(b) if !bland && a < row[b] => Some(j),
+                    keep => keep,
+                };
+            }
+            let q = entering.expect("a finite minimum ratio has a column");
+            self.pivot(m, n, p, q);
+            pivots += 1;
+            self.pivots += 1;
+            let objective = self.tableau[m * width + n];
+            if !objective.is_finite() {
+                return Err(Self::error("non-finite objective"));
+            }
+            if objective < best_objective {
+                best_objective = objective;
+                stalled = 0;
+            } else {
+                stalled += 1;
+                if stalled > stall_limit {
+                    bland = true;
+                }
+            }
+        }
+    }
+
+    /// Both strategies from the optimal tableau of an `m x n` game.
+    fn extract(&self, m: usize, n: usize) -> Result<StrategyPair, SolveError> {
+        let width = n + 1;
         let mut pair = StrategyPair {
             row: vec![0.0; m],
             col: vec![0.0; n],
@@ -266,7 +391,187 @@ impl MatrixGameSolver for NativeSolver {
         if pair.row.iter().sum::<f64>() <= 0.0 || pair.col.iter().sum::<f64>() <= 0.0 {
             return Err(Self::error("degenerate optimum (empty strategy)"));
         }
-        self.lps += 1;
         Ok(pair)
+    }
+
+    /// Grow the last optimal tableau into one of `game` and re-optimise:
+    /// the new columns enter as non-basic variables (primal simplex), then
+    /// the new rows as basic slacks (dual simplex). `None` when the last
+    /// tableau cannot be grown into this game.
+    fn grow(
+        &mut self,
+        game: &PayoffMatrix,
+        kept_rows: &[usize],
+        kept_cols: &[usize],
+    ) -> Option<Result<StrategyPair, SolveError>> {
+        let last = self.last?;
+        let (m, n) = (game.rows(), game.cols());
+        let (m0, n0) = (last.rows, last.cols);
+        if kept_rows.len() != m0
+            || kept_cols.len() != n0
+            || m < m0
+            || n < n0
+            || kept_rows.iter().any(|&r| r >= m)
+            || kept_cols.iter().any(|&c| c >= n)
+            || !kept_rows.windows(2).all(|w| w[0] < w[1])
+            || !kept_cols.windows(2).all(|w| w[0] < w[1])
+        {
+            return None;
+        }
+        let shift = last.shift;
+        for r in 0..m {
+            for &p in game.row(r) {
+                if !p.is_finite() || p + shift < MIN_SHIFTED {
+                    return None;
+                }
+            }
+        }
+        // New rows and columns: those not kept, increasing.
+        let new_rows: Vec<usize> = complement(kept_rows, m);
+        let new_cols: Vec<usize> = complement(kept_cols, n);
+        // Relabel into the grown game's numbering: y_j is j, the slack of
+        // row i is n + i.
+        let relabel = |label: usize| {
+            if label < n0 {
+                kept_cols[label]
+            } else {
+                n + kept_rows[label - n0]
+            }
+        };
+        for label in self.basic.iter_mut().chain(self.nonbasic.iter_mut()) {
+            *label = relabel(*label);
+        }
+        self.nonbasic.extend(new_cols.iter().copied());
+
+        // Step 1: the new columns, as non-basic y's. A new y_c acts on the
+        // original rows like lowering each row's slack by its payoff, so its
+        // tableau column is the slacks' columns (and basic slacks' unit
+        // columns) weighted by the payoffs; its reduced cost starts at -1.
+        let old_width = n0 + 1;
+        let width = n + 1;
+        let mut grown = std::mem::take(&mut self.scratch);
+        grown.clear();
+        grown.resize((m0 + 1) * width, 0.0);
+        for r in 0..=m0 {
+            let from = &self.tableau[r * old_width..(r + 1) * old_width];
+            let to = &mut grown[r * width..(r + 1) * width];
+            to[..n0].copy_from_slice(&from[..n0]);
+            to[n] = from[n0];
+            for (k, &c) in new_cols.iter().enumerate() {
+                let mut entry = if r == m0 { -1.0 } else { 0.0 };
+                if r < m0 && self.basic[r] >= n {
+                    entry += game.at(self.basic[r] - n, c) + shift;
+                }
+                for (j, &label) in self.nonbasic[..n0].iter().enumerate() {
+                    if label >= n {
+                        entry += from[j] * (game.at(label - n, c) + shift);
+                    }
+                }
+                to[n0 + k] = entry;
+            }
+        }
+        self.scratch = std::mem::replace(&mut self.tableau, grown);
+        if let Err(error) = self.optimise(m0, n) {
+            self.last = None;
+            return Some(Err(error));
+        }
+
+        // Step 2: the new rows, with their slacks basic: the row's payoffs
+        // on the non-basic y's, minus its payoffs on the basic y's times
+        // their rows. A row that beats the current strategy has a negative
+        // slack, which the dual simplex removes.
+        let mut grown = std::mem::take(&mut self.scratch);
+        grown.clear();
+        grown.resize((m + 1) * width, 0.0);
+        grown[..m0 * width].copy_from_slice(&self.tableau[..m0 * width]);
+        grown[m * width..].copy_from_slice(&self.tableau[m0 * width..]);
+        for (k, &g) in new_rows.iter().enumerate() {
+            let at = (m0 + k) * width;
+            for (l, &label) in self.nonbasic.iter().enumerate() {
+                if label < n {
+                    grown[at + l] = game.at(g, label) + shift;
+                }
+            }
+            grown[at + n] = 1.0;
+            for p in 0..m0 {
+                let label = self.basic[p];
+                if label >= n {
+                    continue;
+                }
+                let weight = game.at(g, label) + shift;
+                for l in 0..=n {
+                    grown[at + l] -= weight * self.tableau[p * width + l];
+                }
+            }
+            self.basic.push(n + g);
+        }
+        self.scratch = std::mem::replace(&mut self.tableau, grown);
+        let solved = self
+            .dual_optimise(m, n)
+            .and_then(|()| self.optimise(m, n))
+            .and_then(|()| self.extract(m, n));
+        self.last = solved.is_ok().then_some(Grown {
+            rows: m,
+            cols: n,
+            shift,
+        });
+        Some(solved)
+    }
+}
+
+/// The indices below `len` that are not in the increasing `kept`.
+fn complement(kept: &[usize], len: usize) -> Vec<usize> {
+    let mut next = kept.iter().peekable();
+    (0..len)
+        .filter(|&i| {
+            if next.peek() == Some(&&i) {
+                next.next();
+                false
+            } else {
+                true
+            }
+        })
+        .collect()
+}
+
+impl MatrixGameSolver for NativeSolver {
+    fn name(&self) -> &'static str {
+        "native"
+    }
+
+    fn solve(&mut self, game: &PayoffMatrix) -> Result<StrategyPair, SolveError> {
+        let (m, n) = (game.rows(), game.cols());
+        if m == 0 || n == 0 {
+            self.last = None;
+            return Err(Self::error("empty game"));
+        }
+        self.last = None;
+        self.load(game)?;
+        let solved = self.optimise(m, n).and_then(|()| self.extract(m, n));
+        if solved.is_ok() {
+            self.lps += 1;
+        } else {
+            self.last = None;
+        }
+        solved
+    }
+
+    /// Grow the tableau of the last game solved (see [`NativeSolver::grow`])
+    /// when it is optimal and the grown game keeps its shift; otherwise, or
+    /// when growing fails, solve from scratch.
+    fn solve_grown(
+        &mut self,
+        game: &PayoffMatrix,
+        kept_rows: &[usize],
+        kept_cols: &[usize],
+    ) -> Result<StrategyPair, SolveError> {
+        match self.grow(game, kept_rows, kept_cols) {
+            Some(Ok(pair)) => {
+                self.lps += 1;
+                self.warm_lps += 1;
+                Ok(pair)
+            }
+            _ => self.solve(game),
+        }
     }
 }

@@ -15,7 +15,11 @@
 //! reduction of the full matrix and an LP on what remains.
 //!
 //! Sub-games with a pure saddle point and 2x2 games without one are solved
-//! in closed form; only the rest go to the LP back end. One round reads
+//! in closed form; only the rest go to the LP back end. A game's sub-games
+//! only grow, so every LP after a game's first is handed over as the last
+//! one grown ([`MatrixGameSolver::solve_grown`]): the native simplex
+//! re-optimises from its last tableau instead of starting again, and a
+//! grown solve that does not certify is repeated from scratch. One round reads
 //! each outside action's payoffs against the opponent's support once: the
 //! same sums give the sub-game's bounds (its certificate) and the best
 //! responses. The buffers live in [`OracleBuffers`], one per worker thread,
@@ -45,6 +49,9 @@ pub struct OracleStats {
     pub lps: u32,
     /// Sub-games solved in closed form (pure saddle point or 2x2).
     pub closed_forms: u32,
+    /// Of the LPs, those handed to the back end as the previous LP's
+    /// sub-game grown ([`MatrixGameSolver::solve_grown`]).
+    pub grown: u32,
     /// Time spent inside the LP back end.
     pub lp_time: Duration,
 }
@@ -55,6 +62,7 @@ impl OracleStats {
         self.rounds += other.rounds;
         self.lps += other.lps;
         self.closed_forms += other.closed_forms;
+        self.grown += other.grown;
         self.lp_time += other.lp_time;
     }
 }
@@ -86,6 +94,25 @@ pub struct OracleBuffers {
     sub: Vec<f64>,
     /// Column maxima for the pure security actions.
     col_max: Vec<f64>,
+    /// The rows and columns of this game's last LP sub-game, and where they
+    /// sit in the current one: the LP back end grows its last tableau.
+    lp_rows: Vec<usize>,
+    lp_cols: Vec<usize>,
+    kept_rows: Vec<usize>,
+    kept_cols: Vec<usize>,
+}
+
+/// Where each of the increasing `old` indices sits in the increasing `new`,
+/// which contains them all.
+fn positions(old: &[usize], new: &[usize], out: &mut Vec<usize>) {
+    out.clear();
+    let mut at = 0;
+    for &i in old {
+        while new[at] != i {
+            at += 1;
+        }
+        out.push(at);
+    }
 }
 
 impl OracleBuffers {
@@ -336,6 +363,9 @@ pub fn solve_from_with(
     for &c in &b.cols {
         b.col_kept[c] = true;
     }
+    // No LP of this game yet: the first one starts from scratch.
+    b.lp_rows.clear();
+    b.lp_cols.clear();
     // Every round adds at least one action, so this bound is never reached
     // by a correct solver; it guards against a cycling one.
     let mut gap = f64::NAN;
@@ -348,6 +378,8 @@ pub fn solve_from_with(
         }
         let sub = PayoffMatrix::new(b.rows.len(), b.cols.len(), payoffs);
         // A closed form is exact: nothing to polish.
+        // Whether the LP back end grew its last tableau for this sub-game.
+        let mut grown = false;
         let (mut pair, mut polished) = match closed_form(&sub) {
             Some(pair) => {
                 stats.closed_forms += 1;
@@ -355,9 +387,21 @@ pub fn solve_from_with(
             }
             None => {
                 let started = Instant::now();
-                let solved = solver.solve(&sub);
+                // The sub-game only grows within a game: the previous LP's
+                // sub-game is part of this one.
+                let solved = if b.lp_rows.is_empty() {
+                    solver.solve(&sub)
+                } else {
+                    positions(&b.lp_rows, &b.rows, &mut b.kept_rows);
+                    positions(&b.lp_cols, &b.cols, &mut b.kept_cols);
+                    grown = true;
+                    stats.grown += 1;
+                    solver.solve_grown(&sub, &b.kept_rows, &b.kept_cols)
+                };
                 stats.lp_time += started.elapsed();
                 stats.lps += 1;
+                b.lp_rows.clone_from(&b.rows);
+                b.lp_cols.clone_from(&b.cols);
                 match solved {
                     Ok(pair) => (pair, false),
                     Err(error) => {
@@ -414,6 +458,13 @@ pub fn solve_from_with(
         let certificate = Certificate::from_responses(&b.current.rows, &b.current.cols);
         gap = certificate.gap();
         if gap.is_nan() || gap > GAP_TOLERANCE {
+            if grown {
+                // A grown tableau carries the round-off of every earlier
+                // round: solve the same sub-game once more from scratch.
+                b.lp_rows.clear();
+                b.lp_cols.clear();
+                continue 'rounds;
+            }
             break;
         }
         let mut full = StrategyPair {

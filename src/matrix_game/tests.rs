@@ -359,3 +359,108 @@ fn native_solver_survives_rows_that_differ_by_ulps() {
     assert!(native.gap() <= 1e-12, "native gap {:e}", native.gap());
     assert!((native.value() - highs.value()).abs() <= 1e-12);
 }
+
+/// Grow a random sub-game a few rows and columns at a time, as the double
+/// oracle does, re-solving from the last tableau each time: every grown
+/// solve must be an equilibrium of its game as exact as a solve from
+/// scratch, on generic payoffs and on a few levels (degenerate pivots).
+#[test]
+fn native_grown_tableau_solves_like_a_fresh_one() {
+    let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+    let levels = [0.0, 0.25, 0.5, 0.75, 1.0];
+    let mut native = NativeSolver::new();
+    let mut grown_solves = 0;
+    for round in 0..200 {
+        let rows = 3 + rng.below(40) as usize;
+        let cols = 3 + rng.below(40) as usize;
+        let payoffs: Vec<f64> = (0..rows * cols)
+            .map(|_| {
+                if round % 2 == 0 {
+                    levels[rng.below(levels.len() as u64) as usize]
+                } else {
+                    (rng.next() >> 11) as f64 / (1u64 << 53) as f64
+                }
+            })
+            .collect();
+        let g = game(rows, cols, &payoffs);
+        // Random starting subsets, grown by up to 3 random rows and columns
+        // (sometimes none of one side) until the whole game is in.
+        let mut kept_rows: Vec<usize> = vec![rng.below(rows as u64) as usize];
+        let mut kept_cols: Vec<usize> = vec![rng.below(cols as u64) as usize];
+        let mut previous: Option<(Vec<usize>, Vec<usize>)> = None;
+        loop {
+            let sub = g.select(&kept_rows, &kept_cols);
+            let pair = match &previous {
+                None => native.solve(&sub),
+                Some((old_rows, old_cols)) => {
+                    let at = |old: &[usize], new: &[usize]| -> Vec<usize> {
+                        old.iter().map(|i| new.binary_search(i).unwrap()).collect()
+                    };
+                    grown_solves += 1;
+                    native.solve_grown(&sub, &at(old_rows, &kept_rows), &at(old_cols, &kept_cols))
+                }
+            }
+            .unwrap_or_else(|e| panic!("round {round}: {e}"));
+            let fresh = NativeSolver::new().solve(&sub).expect("fresh solve");
+            let (grown, fresh) = (certify(&sub, &pair), certify(&sub, &fresh));
+            assert!(
+                grown.gap() <= 1e-10,
+                "round {round} {}x{}: gap {:e}",
+                sub.rows(),
+                sub.cols(),
+                grown.gap()
+            );
+            assert!((grown.value() - fresh.value()).abs() <= 1e-10);
+            if kept_rows.len() == rows && kept_cols.len() == cols {
+                break;
+            }
+            previous = Some((kept_rows.clone(), kept_cols.clone()));
+            for (kept, len) in [(&mut kept_rows, rows), (&mut kept_cols, cols)] {
+                for _ in 0..rng.below(4) {
+                    let i = rng.below(len as u64) as usize;
+                    if let Err(at) = kept.binary_search(&i) {
+                        kept.insert(at, i);
+                    }
+                }
+            }
+            if previous.as_ref() == Some(&(kept_rows.clone(), kept_cols.clone())) {
+                // Nothing was added: add the first missing row or column.
+                let missing = |kept: &[usize], len: usize| (0..len).find(|i| !kept.contains(i));
+                if let Some(r) = missing(&kept_rows, rows) {
+                    kept_rows.insert(kept_rows.binary_search(&r).unwrap_err(), r);
+                } else if let Some(c) = missing(&kept_cols, cols) {
+                    kept_cols.insert(kept_cols.binary_search(&c).unwrap_err(), c);
+                }
+            }
+        }
+    }
+    // Most grown solves really re-used the tableau.
+    assert!(native.warm_lps_solved() * 10 >= grown_solves * 9);
+}
+
+/// A grown game whose new payoffs fall far below the old shift, or whose
+/// kept indices do not describe the last game, is solved from scratch, and
+/// still exactly.
+#[test]
+fn native_grown_tableau_falls_back_when_it_cannot_grow() {
+    let mut native = NativeSolver::new();
+    let small = game(2, 2, &[1.0, 0.5, 0.5, 1.0]);
+    native.solve(&small).unwrap();
+    // A new row of payoffs far below the old minimum: the old shift would
+    // make them negative.
+    let grown = game(3, 2, &[1.0, 0.5, 0.5, 1.0, -5.0, -4.0]);
+    let pair = native.solve_grown(&grown, &[0, 1], &[0, 1]).unwrap();
+    assert_eq!(native.warm_lps_solved(), 0);
+    assert!(certify(&grown, &pair).gap() <= 1e-14);
+    assert!((certify(&grown, &pair).value() - 0.75).abs() <= 1e-14);
+    // Kept indices that do not match the last game's shape.
+    let pair = native.solve_grown(&small, &[0, 1, 2], &[0]).unwrap();
+    assert_eq!(native.warm_lps_solved(), 0);
+    assert!((certify(&small, &pair).value() - 0.75).abs() <= 1e-14);
+    // A real growth: one new column.
+    let wider = game(2, 3, &[1.0, 0.5, 0.9, 0.5, 1.0, 0.9]);
+    let pair = native.solve_grown(&wider, &[0, 1], &[0, 1]).unwrap();
+    assert_eq!(native.warm_lps_solved(), 1);
+    assert!(certify(&wider, &pair).gap() <= 1e-14);
+    assert!((certify(&wider, &pair).value() - 0.75).abs() <= 1e-14);
+}

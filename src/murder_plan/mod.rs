@@ -122,10 +122,11 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
             stats.distinct_games - stats.lps
         ),
         format!(
-            "double oracle: {} rounds ({:.2} per game solved), {} sub-game LPs, {} closed forms; LP time {:.1} us per LP, {:.1} us per distinct game solved (time inside the LP back end, summed over worker threads)",
+            "double oracle: {} rounds ({:.2} per game solved), {} sub-game LPs ({} grown from the game's previous LP), {} closed forms; LP time {:.1} us per LP, {:.1} us per distinct game solved (time inside the LP back end, summed over worker threads)",
             stats.oracle.rounds,
             f64::from(stats.oracle.rounds) / solved.max(1) as f64,
             stats.oracle.lps,
+            stats.oracle.grown,
             stats.oracle.closed_forms,
             stats.oracle.lp_time.as_secs_f64() * 1e6 / f64::from(stats.oracle.lps.max(1)),
             stats.oracle.lp_time.as_secs_f64() * 1e6 / solved.max(1) as f64,
