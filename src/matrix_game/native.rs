@@ -452,24 +452,32 @@ impl NativeSolver {
         let mut grown = std::mem::take(&mut self.scratch);
         grown.clear();
         grown.resize((m0 + 1) * width, 0.0);
+        // The shifted payoffs of the new columns on the kept rows, by row.
+        let mut column = std::mem::take(&mut self.ratios);
         for r in 0..=m0 {
             let from = &self.tableau[r * old_width..(r + 1) * old_width];
             let to = &mut grown[r * width..(r + 1) * width];
             to[..n0].copy_from_slice(&from[..n0]);
             to[n] = from[n0];
-            for (k, &c) in new_cols.iter().enumerate() {
+        }
+        for (k, &c) in new_cols.iter().enumerate() {
+            column.clear();
+            column.extend((0..m).map(|i| game.at(i, c) + shift));
+            for r in 0..=m0 {
+                let from = &self.tableau[r * old_width..(r + 1) * old_width];
                 let mut entry = if r == m0 { -1.0 } else { 0.0 };
                 if r < m0 && self.basic[r] >= n {
-                    entry += game.at(self.basic[r] - n, c) + shift;
+                    entry += column[self.basic[r] - n];
                 }
-                for (j, &label) in self.nonbasic[..n0].iter().enumerate() {
+                for (&t, &label) in from.iter().zip(&self.nonbasic[..n0]) {
                     if label >= n {
-                        entry += from[j] * (game.at(label - n, c) + shift);
+                        entry += t * column[label - n];
                     }
                 }
-                to[n0 + k] = entry;
+                grown[r * width + n0 + k] = entry;
             }
         }
+        self.ratios = column;
         self.scratch = std::mem::replace(&mut self.tableau, grown);
         if let Err(error) = self.optimise(m0, n) {
             self.last = None;
