@@ -93,11 +93,29 @@ fn phases(c: &mut Criterion) {
     group.finish();
 }
 
+/// One LP the double oracle asked for: the sub-game, and for a grown one
+/// where the previous LP's rows and columns sit in it.
+struct RecordedLp {
+    game: PayoffMatrix,
+    grown: Option<(Vec<usize>, Vec<usize>)>,
+}
+
+impl RecordedLp {
+    /// Solve it the way the double oracle did.
+    fn replay(&self, native: &mut NativeSolver) -> StrategyPair {
+        match &self.grown {
+            None => native.solve(&self.game),
+            Some((rows, cols)) => native.solve_grown(&self.game, rows, cols),
+        }
+        .unwrap()
+    }
+}
+
 /// Passes every sub-game the double oracle hands to the LP back end to the
-/// native solver, keeping a copy.
+/// native solver, keeping a copy of the request.
 struct Recorder {
     native: NativeSolver,
-    sub_games: Vec<PayoffMatrix>,
+    sub_games: Vec<RecordedLp>,
 }
 
 impl MatrixGameSolver for Recorder {
@@ -106,8 +124,24 @@ impl MatrixGameSolver for Recorder {
     }
 
     fn solve(&mut self, game: &PayoffMatrix) -> Result<StrategyPair, SolveError> {
-        self.sub_games.push(game.clone());
+        self.sub_games.push(RecordedLp {
+            game: game.clone(),
+            grown: None,
+        });
         self.native.solve(game)
+    }
+
+    fn solve_grown(
+        &mut self,
+        game: &PayoffMatrix,
+        kept_rows: &[usize],
+        kept_cols: &[usize],
+    ) -> Result<StrategyPair, SolveError> {
+        self.sub_games.push(RecordedLp {
+            game: game.clone(),
+            grown: Some((kept_rows.to_vec(), kept_cols.to_vec())),
+        });
+        self.native.solve_grown(game, kept_rows, kept_cols)
     }
 }
 
@@ -140,22 +174,43 @@ fn sub_game_lps(c: &mut Criterion, solution: &solver::Solution) {
         }
     }
     let lps = recorder.sub_games.len();
-    let cells: usize = recorder.sub_games.iter().map(|g| g.rows() * g.cols()).sum();
+    let grown = recorder
+        .sub_games
+        .iter()
+        .filter(|lp| lp.grown.is_some())
+        .count();
+    let cells: usize = recorder
+        .sub_games
+        .iter()
+        .map(|lp| lp.game.rows() * lp.game.cols())
+        .sum();
     println!(
-        "{games} games, {lps} sub-game LPs ({:.2} per game), {:.1} cells per LP on average",
+        "{games} games, {lps} sub-game LPs ({:.2} per game, {grown} grown from the previous one), {:.1} cells per LP on average",
         lps as f64 / games as f64,
         cells as f64 / lps as f64
     );
     let mut native = NativeSolver::new();
     let mut group = c.benchmark_group("sub-game LPs");
     group.sample_size(10);
+    // As the double oracle asks: a game's later LPs grow the last tableau.
     group.bench_function(format!("native LP on all {lps} sub-games of D=8"), |b| {
         b.iter(|| {
-            for game in &recorder.sub_games {
-                black_box(native.solve(black_box(game)).unwrap());
+            for lp in &recorder.sub_games {
+                black_box(lp.replay(&mut native));
             }
         })
     });
+    // Every LP from scratch, for comparison.
+    group.bench_function(
+        format!("native LP on all {lps} sub-games of D=8, each from scratch"),
+        |b| {
+            b.iter(|| {
+                for lp in &recorder.sub_games {
+                    black_box(native.solve(black_box(&lp.game)).unwrap());
+                }
+            })
+        },
+    );
     group.finish();
 }
 
