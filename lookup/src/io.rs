@@ -547,6 +547,9 @@ fn read_unguarded(bytes: Bytes, schema: &TableSchema) -> Result<TableData> {
     })
 }
 
+/// Most rows of a column chunk [`read_column`] makes room for up front.
+const MAX_RESERVED_ROWS: usize = 1 << 22;
+
 /// How many distinct string values [`read_column`] remembers by address.
 const SEEN_STRINGS: usize = 32;
 
@@ -558,6 +561,9 @@ fn read_column(reader: ColumnReader, out: &mut Column, rows: usize) -> parquet::
         rows: usize,
     ) -> parquet::errors::Result<()> {
         let target = out.len() + rows;
+        // Room for the whole chunk at once rather than doubling (bounded: the
+        // row count comes from the file, which may lie).
+        let _ = out.try_reserve(rows.min(MAX_RESERVED_ROWS));
         while out.len() < target {
             let before = out.len();
             read(target - before, out)?;
@@ -584,25 +590,41 @@ fn read_column(reader: ColumnReader, out: &mut Column, rows: usize) -> parquet::
             drain(|n, buf| r.read_records(n, None, None, buf), v, rows)
         }
         (ColumnReader::ByteArrayColumnReader(mut r), Column::Utf8(v)) => {
-            let mut raw: Vec<ByteArray> = Vec::with_capacity(rows);
+            let mut raw: Vec<ByteArray> = Vec::with_capacity(rows.min(MAX_RESERVED_ROWS));
             drain(|n, buf| r.read_records(n, None, None, buf), &mut raw, rows)?;
             // Values decoded from a dictionary page share their bytes: while
             // `raw` is alive, one address and length means one value, so the
             // code of a value seen before is found without comparing bytes.
             let mut seen: Vec<(usize, usize, u32)> = Vec::new();
+            // Plain pages give every row its own bytes, but tables sorted by
+            // a string key repeat a value over consecutive rows: compare
+            // with the previous row before looking the value up.
+            let mut previous: Option<(&[u8], u32)> = None;
             for value in &raw {
                 let data = value.data();
-                let id = (data.as_ptr() as usize, data.len());
-                if let Some(&(_, _, code)) = seen.iter().find(|s| (s.0, s.1) == id) {
+                if let Some((_, code)) = previous.filter(|&(bytes, _)| bytes == data) {
                     v.push_code(code);
                     continue;
                 }
-                let code = v.push_bytes(data).map_err(|_| {
-                    parquet::errors::ParquetError::General("string column is not UTF-8".into())
-                })?;
-                if seen.len() < SEEN_STRINGS {
-                    seen.push((id.0, id.1, code));
-                }
+                let id = (data.as_ptr() as usize, data.len());
+                let code = match seen.iter().find(|s| (s.0, s.1) == id) {
+                    Some(&(_, _, code)) => {
+                        v.push_code(code);
+                        code
+                    }
+                    None => {
+                        let code = v.push_bytes(data).map_err(|_| {
+                            parquet::errors::ParquetError::General(
+                                "string column is not UTF-8".into(),
+                            )
+                        })?;
+                        if seen.len() < SEEN_STRINGS {
+                            seen.push((id.0, id.1, code));
+                        }
+                        code
+                    }
+                };
+                previous = Some((data, code));
             }
             Ok(())
         }
