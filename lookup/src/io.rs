@@ -362,6 +362,20 @@ pub struct EncodedColumnChunk {
 }
 
 impl ColumnChunkJob<'_> {
+    /// A rough measure of the work the chunk takes to encode: its rows
+    /// times the in-memory size of one value (strings count as the
+    /// `ByteArray` the encoder gets per row). A scheduler may start the
+    /// heaviest chunks first so that the last ones to finish are small.
+    pub fn weight(&self) -> usize {
+        let width = match self.column {
+            Column::Bool(_) => 1,
+            Column::Int32(_) => 4,
+            Column::Int64(_) | Column::Float64(_) => 8,
+            Column::Utf8(_) => std::mem::size_of::<ByteArray>(),
+        };
+        self.rows.len() * width
+    }
+
     /// Encode the chunk (dictionary or plain pages, zstd, statistics) as the
     /// file writer would in place.
     ///
