@@ -101,6 +101,23 @@ impl TableData {
         }
     }
 
+    /// Move the `double` column called `name` out of the table, leaving it
+    /// empty: for a loader that keeps the values, without copying them.
+    ///
+    /// # Errors
+    /// As [`TableData::f64s`].
+    pub fn take_f64s(&mut self, name: &str) -> Result<Vec<f64>> {
+        self.f64s(name)?;
+        match self
+            .schema
+            .column_index(name)
+            .and_then(|i| self.columns.get_mut(i))
+        {
+            Some(Column::Float64(v)) => Ok(std::mem::take(v)),
+            _ => unreachable!("{name} was just found as a double column"),
+        }
+    }
+
     /// The `string` column called `name`.
     pub fn strings(&self, name: &str) -> Result<&Strings> {
         match self.column(name)? {
