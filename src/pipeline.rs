@@ -39,6 +39,9 @@ pub struct BuildOptions {
     pub cache: Option<PathBuf>,
 }
 
+/// The [`GameReport::game`] of the verification's line in the summary.
+pub const VERIFICATION: &str = "verification";
+
 /// One game's contribution to the build summary (or the verification's, or
 /// the plots').
 #[derive(Debug, Clone)]
@@ -262,7 +265,7 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
         .and_then(|tables| tables.load_all().map(|()| tables))
         .context("verifying the new tables before publishing")?;
     reports.push(GameReport {
-        game: "verification",
+        game: VERIFICATION,
         elapsed: start.elapsed(),
         lines: vec![format!(
             "{} tables loaded and checked by the lookup crate",
