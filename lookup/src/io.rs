@@ -273,6 +273,10 @@ fn few_distinct(values: &[f64]) -> bool {
 /// Rows per row group.
 const ROW_GROUP_ROWS: usize = 1 << 20;
 
+/// Encoder mini-batches per slice of a string column handed to the encoder
+/// in one call (see [`ColumnChunkJob::encode`]).
+const STRING_SLICE_BATCHES: usize = 64;
+
 /// [`write_parquet`] with the column chunks encoded by `encode_all`, which
 /// gets every chunk of the file as an independent [`ColumnChunkJob`] and
 /// returns their results in the same order (a caller with a thread pool
@@ -403,6 +407,7 @@ impl ColumnChunkJob<'_> {
         let (start, end) = (self.rows.start, self.rows.end);
         let mut sink = TrackedWrite::new(Vec::new());
         let page_writer = SerializedPageWriter::new(&mut sink);
+        let batch = self.props.write_batch_size().max(1);
         let mut writer = get_column_writer(self.descr, self.props, Box::new(page_writer));
         let written = match (&mut writer, self.column) {
             (ColumnWriter::BoolColumnWriter(w), Column::Bool(v)) => {
@@ -424,11 +429,19 @@ impl ColumnChunkJob<'_> {
                     .iter()
                     .map(|s| ByteArray::from(s.as_bytes().to_vec()))
                     .collect();
-                let values: Vec<ByteArray> = v.codes()[start..end]
-                    .iter()
-                    .map(|&code| dictionary[code as usize].clone())
-                    .collect();
-                w.write_batch(&values, None, None)
+                // The rows go to the encoder through one reused slice of
+                // whole mini-batches rather than a value per row of the
+                // chunk: the encoder cuts every call into mini-batches from
+                // the call's first row, so the pages are those of a single
+                // call (tested against one call with a buffer per row).
+                let slice = STRING_SLICE_BATCHES * batch;
+                let codes = &v.codes()[start..end];
+                let mut values: Vec<ByteArray> = Vec::with_capacity(codes.len().min(slice));
+                codes.chunks(slice).try_fold(0, |written, codes| {
+                    values.clear();
+                    values.extend(codes.iter().map(|&code| dictionary[code as usize].clone()));
+                    Ok(written + w.write_batch(&values, None, None)?)
+                })
             }
             _ => return Err(write_error(schema, "column writer type mismatch")),
         };
@@ -791,7 +804,7 @@ mod tests {
     #[test]
     fn spliced_chunks_equal_the_in_place_writer_in_any_order() {
         // No rows, one row group, and two, the last one short.
-        for rows in [0, 1, 1000, ROW_GROUP_ROWS + 1000] {
+        for rows in [0, 1, 1000, 70_000, ROW_GROUP_ROWS + 1000] {
             let data = demo(rows);
             let bytes = write_parquet(&data).unwrap();
             let other = write_in_place(&data);
