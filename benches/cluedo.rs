@@ -1,10 +1,14 @@
-//! Benchmark of the exact Cluedo engine on the workload: the log of
-//! a simulated mid-game after 20 suggestions, for N = 3..6, both models
-//! (target: under 50 ms each).
+//! Benchmarks of the Cluedo engine and table builder: the exact engine on
+//! the workload (the log of a simulated mid-game after 20
+//! suggestions, for N = 3..6, both models; target: under 50 ms each), and
+//! the few-candidate table's work: enumerating the family, counting a
+//! sample of it with the batch solver and one configuration at a time, and
+//! building the whole table's rows.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use gametab::cluedo::simulate::simulated_log;
-use gametab_lookup::cluedo::{analyse, Model};
+use gametab::cluedo::{family, table};
+use gametab_lookup::cluedo::{analyse, FewCandidatesSolver, Model};
 
 fn mid_game(c: &mut Criterion) {
     for players in 3..=6 {
@@ -19,5 +23,23 @@ fn mid_game(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, mid_game);
+fn few_candidates(c: &mut Criterion) {
+    let family = family();
+    // Every 50th configuration: about 4,500, all shapes of the family.
+    let sample: Vec<_> = family.iter().step_by(50).cloned().collect();
+    let mut group = c.benchmark_group("cluedo few-candidate table");
+    group.sample_size(10);
+    group.bench_function("count every 50th configuration, batch solver", |b| {
+        let mut solver = FewCandidatesSolver::new();
+        b.iter(|| sample.iter().filter(|c| solver.solve(c).is_ok()).count())
+    });
+    group.bench_function("count every 50th configuration, one by one", |b| {
+        b.iter(|| sample.iter().filter(|c| c.solve().is_ok()).count())
+    });
+    group.bench_function("enumerate the family", |b| b.iter(gametab::cluedo::family));
+    group.bench_function("rows of the whole family", |b| b.iter(|| table(&family)));
+    group.finish();
+}
+
+criterion_group!(benches, mid_game, few_candidates);
 criterion_main!(benches);

@@ -1,13 +1,14 @@
-//! Liar's Dice: the engine's answers and the table queries, timed.
+//! Liar's Dice: the engine's answers, the table builders (rows, encoding)
+//! and the table queries, timed.
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
-use gametab::dice::build_tables_on;
-use gametab::output::TableWriter;
+use gametab::dice::{build_tables_on, rows};
+use gametab::output::{encode, TableWriter};
 use gametab_lookup::dice::{
-    bid_odds, published_rule, BidQuestion, DecisionKey, DiceGrid, DiceInPlay, DiceTables,
-    FaceClass, Reliability, Situation, Variant,
+    bid_odds, published_rule, Bid, BidQuestion, DecisionKey, DiceGrid, DiceInPlay, DiceTables,
+    Face, FaceClass, PublishedRuleBlock, Reliability, Situation, Variant,
 };
 
 fn engine(c: &mut Criterion) {
@@ -35,6 +36,44 @@ fn engine(c: &mut Criterion) {
     .unwrap();
     c.bench_function("dice engine published_rule N=20", |b| {
         b.iter(|| published_rule(black_box(&situation)))
+    });
+}
+
+fn builders(c: &mut Criterion) {
+    let grid = DiceGrid::default();
+    let rel = Reliability::new(2.0).unwrap();
+    let block = PublishedRuleBlock::new(DiceInPlay::new(20, 5, 5).unwrap(), Variant::WildOnes, rel)
+        .unwrap();
+    let hand = "1,5,5,2,3".parse().unwrap();
+    c.bench_function("dice batch published rule, one hand, every bid N=20", |b| {
+        b.iter(|| {
+            let rule = block.hand(black_box(&hand)).unwrap();
+            for bid in
+                (1..=20).flat_map(|q| Face::all().map(move |face| Bid::new(q, face).unwrap()))
+            {
+                black_box(rule.advise(bid).unwrap());
+            }
+        })
+    });
+    c.bench_function("dice rows bid probabilities", |b| {
+        b.iter(|| rows::bid_probabilities(black_box(&grid)).unwrap())
+    });
+    c.bench_function("dice rows bidder posteriors", |b| {
+        b.iter(|| rows::bidder_posteriors(black_box(&grid)).unwrap())
+    });
+    c.bench_function("dice rows decisions", |b| {
+        b.iter(|| rows::decisions(black_box(&grid)).unwrap())
+    });
+    let decisions = rows::decisions(&grid).unwrap();
+    c.bench_function("dice encode decisions", |b| {
+        b.iter(|| encode(black_box(&decisions)).unwrap())
+    });
+    c.bench_function("dice build all three tables", |b| {
+        let dir = tempfile::tempdir().unwrap();
+        b.iter(|| {
+            let mut writer = TableWriter::new(dir.path()).unwrap();
+            build_tables_on(black_box(&grid), &mut writer).unwrap()
+        })
     });
 }
 
@@ -75,6 +114,6 @@ fn tables(c: &mut Criterion) {
 criterion_group! {
     name = benches;
     config = Criterion::default().sample_size(10);
-    targets = engine, tables
+    targets = engine, builders, tables
 }
 criterion_main!(benches);

@@ -86,9 +86,13 @@ fn run_build(args: BuildArgs) -> Result<()> {
             println!("  {line}");
         }
     }
+    // The verification line is a phase of the build, not something built.
+    let built = reports
+        .iter()
+        .filter(|r| r.game != pipeline::VERIFICATION)
+        .count();
     println!(
-        "built {} into {} in {:.3} s with {threads} thread(s)",
-        reports.len(),
+        "built {built} into {} in {:.3} s with {threads} thread(s)",
         options.out.display(),
         start.elapsed().as_secs_f64()
     );

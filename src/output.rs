@@ -5,10 +5,12 @@
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Mutex, PoisonError};
 
 use anyhow::{Context, Result};
 use gametab_lookup::io::{
-    blake2_hex, write_parquet_with, ColumnChunkJob, TableData, GENERATOR_VERSION,
+    blake2_hex, write_parquet_with, ColumnChunkJob, EncodedColumnChunk, TableData,
+    GENERATOR_VERSION,
 };
 use gametab_lookup::manifest::{Manifest, ManifestEntry, MANIFEST_FILE};
 
@@ -128,10 +130,42 @@ impl TableWriter {
 /// the current rayon pool (the bytes are those of
 /// [`gametab_lookup::io::write_parquet`]).
 pub fn encode(data: &TableData) -> Result<Vec<u8>> {
-    use rayon::prelude::*;
-    Ok(write_parquet_with(data, |jobs| {
-        jobs.into_par_iter().map(ColumnChunkJob::encode).collect()
-    })?)
+    Ok(write_parquet_with(data, encode_heaviest_first)?)
+}
+
+/// Encode `jobs` on the current rayon pool, started heaviest first
+/// ([`ColumnChunkJob::weight`]) and in that order, so the threads run out
+/// of work together instead of one finishing a large chunk alone. Results
+/// come back in the order of `jobs`.
+fn encode_heaviest_first(
+    jobs: Vec<ColumnChunkJob<'_>>,
+) -> Vec<gametab_lookup::Result<EncodedColumnChunk>> {
+    let mut order: Vec<usize> = (0..jobs.len()).collect();
+    order.sort_by_key(|&i| std::cmp::Reverse(jobs[i].weight()));
+    let slots: Vec<Mutex<Option<gametab_lookup::Result<EncodedColumnChunk>>>> =
+        jobs.iter().map(|_| Mutex::new(None)).collect();
+    let mut jobs: Vec<Option<ColumnChunkJob<'_>>> = jobs.into_iter().map(Some).collect();
+    rayon::scope_fifo(|scope| {
+        for i in order {
+            let (job, slot) = (jobs[i].take(), &slots[i]);
+            scope.spawn_fifo(move |_| {
+                if let Some(job) = job {
+                    let encoded = job.encode();
+                    *slot.lock().unwrap_or_else(PoisonError::into_inner) = Some(encoded);
+                }
+            });
+        }
+    });
+    slots
+        .into_iter()
+        .map(|slot| {
+            slot.into_inner()
+                .unwrap_or_else(PoisonError::into_inner)
+                // A scope returns only after every job it spawned has run
+                // (or re-raises a job's panic).
+                .expect("every spawned chunk has been encoded")
+        })
+        .collect()
 }
 
 /// Write `bytes` to `path` through a temporary file in the same directory and

@@ -313,6 +313,21 @@ fn other_games_load_on_first_use_against_the_manifest() {
         Err(Error::MissingFile { path }) => assert_eq!(path, Path::new(werewolf_file)),
         other => panic!("expected a missing file, got {other:?}"),
     }
+
+    // Two broken games: `load_all` (which loads the games side by side)
+    // reports the first in the order dice, Cluedo, Werewolf, and the sound
+    // game is loaded all the same.
+    let cluedo_file = gametab_lookup::cluedo::schema::FEW_CANDIDATES.file;
+    let mut bytes = missing[cluedo_file].to_vec();
+    let at = bytes.len() / 3;
+    bytes[at] ^= 0x10;
+    missing.insert(cluedo_file.to_string(), Bytes::from(bytes));
+    let tables = Tables::from_files(&missing).unwrap();
+    match tables.load_all() {
+        Err(Error::DigestMismatch { file, .. }) => assert_eq!(file, cluedo_file),
+        other => panic!("expected the Cluedo digest mismatch, got {other:?}"),
+    }
+    assert!(tables.dice().is_ok());
 }
 
 #[test]

@@ -12,6 +12,7 @@ use gametab::plots::{
     murder_plan_win_rate_spread, murder_plan_win_rates, plot_files, write_plots, LegendCorner,
     LineChart, Series, Stroke, PLOTS_DIR,
 };
+use gametab_lookup::Tables;
 
 /// The table set shared by every test of this file.
 fn tables() -> &'static Path {
@@ -121,6 +122,18 @@ fn build_publishes_every_plot_with_title_axes_and_legend() {
     assert_eq!(published.len(), 5, "{published:?}");
 }
 
+/// A copy of the table files (not the plots) of the shared set.
+fn copy_of_tables() -> tempfile::TempDir {
+    let copy = tempfile::tempdir().unwrap();
+    for entry in std::fs::read_dir(tables()).unwrap() {
+        let entry = entry.unwrap();
+        if entry.file_type().unwrap().is_file() {
+            std::fs::copy(entry.path(), copy.path().join(entry.file_name())).unwrap();
+        }
+    }
+    copy
+}
+
 #[test]
 fn plots_are_the_same_bytes_when_drawn_again() {
     let dir = tables();
@@ -128,14 +141,9 @@ fn plots_are_the_same_bytes_when_drawn_again() {
         .iter()
         .map(|f| std::fs::read(dir.join(f)).unwrap())
         .collect();
-    let copy = tempfile::tempdir().unwrap();
-    for entry in std::fs::read_dir(dir).unwrap() {
-        let entry = entry.unwrap();
-        if entry.file_type().unwrap().is_file() {
-            std::fs::copy(entry.path(), copy.path().join(entry.file_name())).unwrap();
-        }
-    }
-    let written = write_plots(copy.path()).unwrap();
+    let copy = copy_of_tables();
+    let loaded = Tables::open(copy.path()).unwrap();
+    let written = write_plots(&loaded, copy.path()).unwrap();
     for ((plot, old), file) in written.iter().zip(&before).zip(plot_files()) {
         assert_eq!(plot.file, file);
         let new = std::fs::read(copy.path().join(&file)).unwrap();
@@ -163,15 +171,15 @@ fn y_at(series: &Series, x: f64) -> f64 {
 
 #[test]
 fn charts_show_the_table_numbers() {
-    let dir = tables();
-    let win = murder_plan_win_rates(dir).unwrap();
+    let set = &Tables::open(tables()).unwrap();
+    let win = murder_plan_win_rates(set).unwrap();
     // 16 light start lines, 3 bold cases, the published crosses.
     assert_eq!(win.series.len(), 20);
     assert_eq!(win.series.iter().filter(|s| s.label.is_none()).count(), 15);
     assert!((y_at(series(&win, "x=(0,1), y=(1,0)"), 8.0) - 77.37).abs() <= 0.005);
     assert!((y_at(series(&win, "x=y=(0,0)"), 3.0) - 13.43).abs() <= 0.005);
     assert!((y_at(series(&win, "average over the 16 starts"), 5.0) - 40.60).abs() <= 0.005);
-    let spread = murder_plan_win_rate_spread(dir).unwrap();
+    let spread = murder_plan_win_rate_spread(set).unwrap();
     assert_eq!(
         y_at(series(&spread, "average over the 16 starts"), 6.0),
         0.0
@@ -179,14 +187,14 @@ fn charts_show_the_table_numbers() {
     let x_y = y_at(series(&spread, "x=(0,1), y=(1,0)"), 8.0);
     assert!((x_y - (77.37 - 77.16)).abs() <= 0.01, "{x_y}");
 
-    let dice = dice_raw_vs_corrected(dir).unwrap();
+    let dice = dice_raw_vs_corrected(set).unwrap();
     assert!((y_at(series(&dice, "k = 1: raw"), 5.0) - 23.15).abs() <= 0.005);
     assert!((y_at(series(&dice, "k = 1: corrected, rel = 2"), 5.0) - 47.85).abs() <= 0.005);
     assert!((y_at(series(&dice, "k = 2: corrected, rel = 0.5"), 5.0) - 52.01).abs() <= 0.005);
 
     // X can only be held by A, Y only by B (2 unknown cards): with nothing
     // else constraining them, P(X) / P(Y) = b / a; the heuristic says 1/3.
-    let cluedo = cluedo_exact_vs_heuristic(dir).unwrap();
+    let cluedo = cluedo_exact_vs_heuristic(set).unwrap();
     let heuristic = series(&cluedo, "published heuristic (X, Y and Z alike)");
     assert!(heuristic
         .points
@@ -207,7 +215,7 @@ fn charts_show_the_table_numbers() {
     // Over the whole table: one range bar per heuristic value, each from the
     // smallest to the largest exact value; where the heuristic is certain
     // (0 or 1) the exact probability is too, and a third hides a wide range.
-    let error = cluedo_heuristic_error(dir).unwrap();
+    let error = cluedo_heuristic_error(set).unwrap();
     let bars: Vec<&Series> = error
         .series
         .iter()
@@ -239,12 +247,23 @@ fn charts_show_the_table_numbers() {
 
 #[test]
 fn bad_input_is_an_error_not_a_panic() {
-    let empty = tempfile::tempdir().unwrap();
-    let error = write_plots(empty.path()).unwrap_err();
+    // A set whose Cluedo table has gone (it loads on first use): the Cluedo
+    // charts fail, naming the file, and nothing is published for them.
+    let copy = copy_of_tables();
+    std::fs::remove_file(copy.path().join("cluedo_few_candidates.parquet")).unwrap();
+    let loaded = Tables::open(copy.path()).unwrap();
+    let error = write_plots(&loaded, copy.path()).unwrap_err();
+    let message = format!("{error:#}");
     assert!(
-        format!("{error:#}").contains("murder_plan_win_rates.parquet"),
-        "{error:#}"
+        message.contains("cluedo_exact_vs_heuristic.svg")
+            && message.contains("cluedo_few_candidates.parquet"),
+        "{message}"
     );
+    assert!(!copy
+        .path()
+        .join(PLOTS_DIR)
+        .join("cluedo_exact_vs_heuristic.svg")
+        .exists());
     let chart = |points: Vec<(f64, f64)>, y_range| LineChart {
         title: "t".into(),
         x_label: "x".into(),

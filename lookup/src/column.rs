@@ -149,29 +149,27 @@ impl Strings {
         self.codes.push(code);
     }
 
-    /// Reserve room for `additional` more rows.
-    pub fn reserve(&mut self, additional: usize) {
-        self.codes.reserve(additional);
-    }
-
-    /// A column of `rows` rows all holding `value`.
-    pub fn repeat(value: &str, rows: usize) -> Strings {
+    /// The column whose row `i` holds `dictionary[codes[i]]`, or `None` when
+    /// a code is no index into `dictionary`. The codes are renumbered into
+    /// order of first appearance (equal values are merged), as if every row
+    /// had been pushed, reusing the allocation of `codes`.
+    pub fn from_codes(dictionary: &[&str], mut codes: Vec<u32>) -> Option<Strings> {
         let mut strings = Strings::new();
-        let code = strings.insert(value.to_string());
-        strings.codes = vec![code; rows];
-        strings
-    }
-
-    /// Append every row of `other`, interning each of its distinct values
-    /// once rather than once per row.
-    pub fn append(&mut self, other: &Strings) {
-        let codes: Vec<u32> = other
-            .dictionary
-            .iter()
-            .map(|value| self.intern(value.as_bytes(), || value.clone()))
-            .collect();
-        self.codes
-            .extend(other.codes.iter().map(|&code| codes[code as usize]));
+        let mut renumbered: Vec<Option<u32>> = vec![None; dictionary.len()];
+        for code in &mut codes {
+            let slot = renumbered.get_mut(*code as usize)?;
+            *code = match *slot {
+                Some(new) => new,
+                None => {
+                    let value = dictionary[*code as usize];
+                    let new = strings.intern(value.as_bytes(), || value.to_string());
+                    *slot = Some(new);
+                    new
+                }
+            };
+        }
+        strings.codes = codes;
+        Some(strings)
     }
 
     /// Append `rows` rows of the same value (looked up once; nothing is
@@ -304,22 +302,18 @@ mod tests {
     }
 
     #[test]
-    fn repeat_and_append_equal_row_by_row_pushes() {
-        let mut pushed = Strings::new();
-        let mut appended = Strings::new();
-        let mut first = Strings::repeat("b", 3);
-        first.push("a");
-        let second: Strings = ["c", "a", "b", "c"].into_iter().collect();
-        for part in [&first, &second] {
-            pushed.extend(part.iter());
-            appended.append(part);
-        }
-        assert_eq!(appended, pushed);
-        assert!(appended.iter().eq(["b", "b", "b", "a", "c", "a", "b", "c"]));
-        // Each distinct value is stored once, in order of first appearance.
-        assert_eq!(appended.dictionary(), ["b", "a", "c"]);
-        assert_eq!(appended.dictionary(), pushed.dictionary());
-        assert!(Strings::repeat("x", 0).is_empty());
+    fn from_codes_equals_row_by_row_pushes() {
+        let dictionary = ["x", "y", "z", "y"];
+        let codes = vec![2, 0, 2, 3, 1, 0];
+        let strings = Strings::from_codes(&dictionary, codes.clone()).unwrap();
+        let pushed: Strings = codes.iter().map(|&c| dictionary[c as usize]).collect();
+        assert_eq!(strings, pushed);
+        assert!(strings.iter().eq(["z", "x", "z", "y", "y", "x"]));
+        // First appearance order, the repeated "y" merged, unused values left out.
+        assert_eq!(strings.dictionary(), ["z", "x", "y"]);
+        assert_eq!(strings.codes(), [0, 1, 0, 2, 2, 1]);
+        assert!(Strings::from_codes(&dictionary, vec![0, 4]).is_none());
+        assert!(Strings::from_codes(&[], Vec::new()).unwrap().is_empty());
     }
 
     #[test]

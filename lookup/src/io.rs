@@ -101,6 +101,23 @@ impl TableData {
         }
     }
 
+    /// Move the `double` column called `name` out of the table, leaving it
+    /// empty: for a loader that keeps the values, without copying them.
+    ///
+    /// # Errors
+    /// As [`TableData::f64s`].
+    pub fn take_f64s(&mut self, name: &str) -> Result<Vec<f64>> {
+        self.f64s(name)?;
+        match self
+            .schema
+            .column_index(name)
+            .and_then(|i| self.columns.get_mut(i))
+        {
+            Some(Column::Float64(v)) => Ok(std::mem::take(v)),
+            _ => unreachable!("{name} was just found as a double column"),
+        }
+    }
+
     /// The `string` column called `name`.
     pub fn strings(&self, name: &str) -> Result<&Strings> {
         match self.column(name)? {
@@ -256,6 +273,10 @@ fn few_distinct(values: &[f64]) -> bool {
 /// Rows per row group.
 const ROW_GROUP_ROWS: usize = 1 << 20;
 
+/// Encoder mini-batches per slice of a string column handed to the encoder
+/// in one call (see [`ColumnChunkJob::encode`]).
+const STRING_SLICE_BATCHES: usize = 64;
+
 /// [`write_parquet`] with the column chunks encoded by `encode_all`, which
 /// gets every chunk of the file as an independent [`ColumnChunkJob`] and
 /// returns their results in the same order (a caller with a thread pool
@@ -362,6 +383,20 @@ pub struct EncodedColumnChunk {
 }
 
 impl ColumnChunkJob<'_> {
+    /// A rough measure of the work the chunk takes to encode: its rows
+    /// times the in-memory size of one value (strings count as the
+    /// `ByteArray` the encoder gets per row). A scheduler may start the
+    /// heaviest chunks first so that the last ones to finish are small.
+    pub fn weight(&self) -> usize {
+        let width = match self.column {
+            Column::Bool(_) => 1,
+            Column::Int32(_) => 4,
+            Column::Int64(_) | Column::Float64(_) => 8,
+            Column::Utf8(_) => std::mem::size_of::<ByteArray>(),
+        };
+        self.rows.len() * width
+    }
+
     /// Encode the chunk (dictionary or plain pages, zstd, statistics) as the
     /// file writer would in place.
     ///
@@ -372,6 +407,7 @@ impl ColumnChunkJob<'_> {
         let (start, end) = (self.rows.start, self.rows.end);
         let mut sink = TrackedWrite::new(Vec::new());
         let page_writer = SerializedPageWriter::new(&mut sink);
+        let batch = self.props.write_batch_size().max(1);
         let mut writer = get_column_writer(self.descr, self.props, Box::new(page_writer));
         let written = match (&mut writer, self.column) {
             (ColumnWriter::BoolColumnWriter(w), Column::Bool(v)) => {
@@ -393,11 +429,19 @@ impl ColumnChunkJob<'_> {
                     .iter()
                     .map(|s| ByteArray::from(s.as_bytes().to_vec()))
                     .collect();
-                let values: Vec<ByteArray> = v.codes()[start..end]
-                    .iter()
-                    .map(|&code| dictionary[code as usize].clone())
-                    .collect();
-                w.write_batch(&values, None, None)
+                // The rows go to the encoder through one reused slice of
+                // whole mini-batches rather than a value per row of the
+                // chunk: the encoder cuts every call into mini-batches from
+                // the call's first row, so the pages are those of a single
+                // call (tested against one call with a buffer per row).
+                let slice = STRING_SLICE_BATCHES * batch;
+                let codes = &v.codes()[start..end];
+                let mut values: Vec<ByteArray> = Vec::with_capacity(codes.len().min(slice));
+                codes.chunks(slice).try_fold(0, |written, codes| {
+                    values.clear();
+                    values.extend(codes.iter().map(|&code| dictionary[code as usize].clone()));
+                    Ok(written + w.write_batch(&values, None, None)?)
+                })
             }
             _ => return Err(write_error(schema, "column writer type mismatch")),
         };
@@ -547,6 +591,9 @@ fn read_unguarded(bytes: Bytes, schema: &TableSchema) -> Result<TableData> {
     })
 }
 
+/// Most rows of a column chunk [`read_column`] makes room for up front.
+const MAX_RESERVED_ROWS: usize = 1 << 22;
+
 /// How many distinct string values [`read_column`] remembers by address.
 const SEEN_STRINGS: usize = 32;
 
@@ -558,6 +605,9 @@ fn read_column(reader: ColumnReader, out: &mut Column, rows: usize) -> parquet::
         rows: usize,
     ) -> parquet::errors::Result<()> {
         let target = out.len() + rows;
+        // Room for the whole chunk at once rather than doubling (bounded: the
+        // row count comes from the file, which may lie).
+        let _ = out.try_reserve(rows.min(MAX_RESERVED_ROWS));
         while out.len() < target {
             let before = out.len();
             read(target - before, out)?;
@@ -584,25 +634,41 @@ fn read_column(reader: ColumnReader, out: &mut Column, rows: usize) -> parquet::
             drain(|n, buf| r.read_records(n, None, None, buf), v, rows)
         }
         (ColumnReader::ByteArrayColumnReader(mut r), Column::Utf8(v)) => {
-            let mut raw: Vec<ByteArray> = Vec::with_capacity(rows);
+            let mut raw: Vec<ByteArray> = Vec::with_capacity(rows.min(MAX_RESERVED_ROWS));
             drain(|n, buf| r.read_records(n, None, None, buf), &mut raw, rows)?;
             // Values decoded from a dictionary page share their bytes: while
             // `raw` is alive, one address and length means one value, so the
             // code of a value seen before is found without comparing bytes.
             let mut seen: Vec<(usize, usize, u32)> = Vec::new();
+            // Plain pages give every row its own bytes, but tables sorted by
+            // a string key repeat a value over consecutive rows: compare
+            // with the previous row before looking the value up.
+            let mut previous: Option<(&[u8], u32)> = None;
             for value in &raw {
                 let data = value.data();
-                let id = (data.as_ptr() as usize, data.len());
-                if let Some(&(_, _, code)) = seen.iter().find(|s| (s.0, s.1) == id) {
+                if let Some((_, code)) = previous.filter(|&(bytes, _)| bytes == data) {
                     v.push_code(code);
                     continue;
                 }
-                let code = v.push_bytes(data).map_err(|_| {
-                    parquet::errors::ParquetError::General("string column is not UTF-8".into())
-                })?;
-                if seen.len() < SEEN_STRINGS {
-                    seen.push((id.0, id.1, code));
-                }
+                let id = (data.as_ptr() as usize, data.len());
+                let code = match seen.iter().find(|s| (s.0, s.1) == id) {
+                    Some(&(_, _, code)) => {
+                        v.push_code(code);
+                        code
+                    }
+                    None => {
+                        let code = v.push_bytes(data).map_err(|_| {
+                            parquet::errors::ParquetError::General(
+                                "string column is not UTF-8".into(),
+                            )
+                        })?;
+                        if seen.len() < SEEN_STRINGS {
+                            seen.push((id.0, id.1, code));
+                        }
+                        code
+                    }
+                };
+                previous = Some((data, code));
             }
             Ok(())
         }
@@ -738,7 +804,7 @@ mod tests {
     #[test]
     fn spliced_chunks_equal_the_in_place_writer_in_any_order() {
         // No rows, one row group, and two, the last one short.
-        for rows in [0, 1, 1000, ROW_GROUP_ROWS + 1000] {
+        for rows in [0, 1, 1000, 70_000, ROW_GROUP_ROWS + 1000] {
             let data = demo(rows);
             let bytes = write_parquet(&data).unwrap();
             let other = write_in_place(&data);

@@ -212,16 +212,25 @@ impl Tables {
     }
 
     /// Load every game's tables now (Murder Plan is already loaded), so that
-    /// any problem in the set surfaces at once.
+    /// any problem in the set surfaces at once. The games load side by side,
+    /// each on a thread of its own.
     ///
     /// # Errors
     /// The first error of [`Tables::dice`], [`Tables::cluedo`] or
-    /// [`Tables::werewolf`].
+    /// [`Tables::werewolf`], in that order.
     pub fn load_all(&self) -> Result<()> {
-        self.dice()?;
-        self.cluedo()?;
-        self.werewolf()?;
-        Ok(())
+        let panicked = || Err(Error::Inconsistent("a table loader panicked".to_string()));
+        let [dice, cluedo, werewolf] = std::thread::scope(|scope| {
+            let dice = scope.spawn(|| self.dice().map(drop));
+            let cluedo = scope.spawn(|| self.cluedo().map(drop));
+            let werewolf = self.werewolf().map(drop);
+            [
+                dice.join().unwrap_or_else(|_| panicked()),
+                cluedo.join().unwrap_or_else(|_| panicked()),
+                werewolf,
+            ]
+        });
+        dice.and(cluedo).and(werewolf)
     }
 }
 

@@ -188,6 +188,12 @@ fn table_round_trip_answers_like_the_engine() {
     );
     let table = FewCandidatesTable::from_bytes(Bytes::from(bytes)).unwrap();
     assert_eq!(table.configurations(), family.len());
+    // The stored answers in file order: the family's, each as counted.
+    assert_eq!(table.rows(), data.rows());
+    assert_eq!(table.answers().len(), family.len());
+    for (config, stored) in family.iter().zip(table.answers()) {
+        assert_eq!(stored, &config.solve().unwrap(), "{config}");
+    }
     for config in &family {
         // Reverse each category: the table still answers, in query order.
         let reversed = FewCandidates::new(

@@ -219,50 +219,119 @@ pub fn family() -> Vec<FewCandidates> {
         .collect()
 }
 
-/// The table rows of `family` (inconsistent configurations have no rows).
-pub fn table(family: &[FewCandidates]) -> TableData {
-    let answers: Vec<_> = family
-        .par_iter()
-        .map_init(FewCandidatesSolver::new, |solver, config| {
-            let answer = solver.solve(config).ok()?;
-            Some((config.unknown_text(), config.holders_text(), answer))
-        })
-        .collect();
-    let rows: usize = answers
-        .iter()
-        .flatten()
-        .map(|(_, _, a)| a.candidates.iter().map(Vec::len).sum::<usize>())
-        .sum();
-    let mut unknown = Strings::new();
-    let mut holders = Strings::new();
-    let mut category = Vec::with_capacity(rows);
-    let mut candidate = Vec::with_capacity(rows);
-    let mut active = Vec::with_capacity(rows);
-    let mut other = Vec::with_capacity(rows);
-    let mut deals = Vec::with_capacity(rows);
-    let mut envelope_deals = Vec::with_capacity(rows);
-    let mut p_envelope = Vec::with_capacity(rows);
-    let mut p_heuristic = Vec::with_capacity(rows);
-    for (config, answer) in family.iter().zip(&answers) {
-        let Some((unknown_text, holders_text, answer)) = answer else {
-            continue;
-        };
-        let config_rows = answer.candidates.iter().map(Vec::len).sum();
-        unknown.push_repeated(unknown_text, config_rows);
-        holders.push_repeated(holders_text, config_rows);
-        for (c, list) in answer.candidates.iter().enumerate() {
-            for (i, a) in list.iter().enumerate() {
-                category.push(c as i32);
-                candidate.push(i as i32);
-                active.push(config.active_opponents() as i32);
-                other.push(i32::from(config.other_cards));
-                deals.push(answer.deals as i64);
-                envelope_deals.push(a.envelope_deals as i64);
-                p_envelope.push(a.p_envelope);
-                p_heuristic.push(a.p_heuristic);
-            }
+/// Configurations counted by one task of [`table`].
+const CONFIGURATIONS_PER_TASK: usize = 1024;
+/// Rows per configuration, about (4.5 on average over the family), to size
+/// a task's columns.
+const ROWS_PER_CONFIGURATION: usize = 5;
+
+/// The rows of a run of configurations, column by column.
+#[derive(Debug)]
+struct Rows {
+    /// Per configuration with rows: its unknown and holder texts and its
+    /// number of rows.
+    keys: Vec<(String, String, usize)>,
+    category: Vec<i32>,
+    candidate: Vec<i32>,
+    active: Vec<i32>,
+    other: Vec<i32>,
+    deals: Vec<i64>,
+    envelope_deals: Vec<i64>,
+    p_envelope: Vec<f64>,
+    p_heuristic: Vec<f64>,
+}
+
+impl Rows {
+    /// No rows yet, room for `rows` in every column.
+    fn with_capacity(rows: usize) -> Rows {
+        Rows {
+            keys: Vec::new(),
+            category: Vec::with_capacity(rows),
+            candidate: Vec::with_capacity(rows),
+            active: Vec::with_capacity(rows),
+            other: Vec::with_capacity(rows),
+            deals: Vec::with_capacity(rows),
+            envelope_deals: Vec::with_capacity(rows),
+            p_envelope: Vec::with_capacity(rows),
+            p_heuristic: Vec::with_capacity(rows),
         }
     }
+
+    /// Count `configs` (inconsistent ones have no rows).
+    fn count(solver: &mut FewCandidatesSolver, configs: &[FewCandidates]) -> Rows {
+        let mut rows = Rows::with_capacity(configs.len() * ROWS_PER_CONFIGURATION);
+        for config in configs {
+            let Ok(answer) = solver.solve(config) else {
+                continue;
+            };
+            let first = rows.category.len();
+            for (c, list) in answer.candidates.iter().enumerate() {
+                for (i, a) in list.iter().enumerate() {
+                    rows.category.push(c as i32);
+                    rows.candidate.push(i as i32);
+                    rows.envelope_deals.push(a.envelope_deals as i64);
+                    rows.p_envelope.push(a.p_envelope);
+                    rows.p_heuristic.push(a.p_heuristic);
+                }
+            }
+            let added = rows.category.len() - first;
+            rows.active
+                .extend(std::iter::repeat_n(config.active_opponents() as i32, added));
+            rows.other
+                .extend(std::iter::repeat_n(i32::from(config.other_cards), added));
+            rows.deals
+                .extend(std::iter::repeat_n(answer.deals as i64, added));
+            rows.keys
+                .push((config.unknown_text(), config.holders_text(), added));
+        }
+        rows
+    }
+
+    /// Append the numeric columns of `more` after these rows (not its keys).
+    fn append_numbers(&mut self, more: &Rows) {
+        self.category.extend_from_slice(&more.category);
+        self.candidate.extend_from_slice(&more.candidate);
+        self.active.extend_from_slice(&more.active);
+        self.other.extend_from_slice(&more.other);
+        self.deals.extend_from_slice(&more.deals);
+        self.envelope_deals.extend_from_slice(&more.envelope_deals);
+        self.p_envelope.extend_from_slice(&more.p_envelope);
+        self.p_heuristic.extend_from_slice(&more.p_heuristic);
+    }
+}
+
+/// One text column of the rows of `tasks`: `text` picks it from a key.
+fn text_column(tasks: &[Rows], text: impl Fn(&(String, String, usize)) -> &str) -> Strings {
+    let mut column = Strings::new();
+    for key in tasks.iter().flat_map(|task| &task.keys) {
+        column.push_repeated(text(key), key.2);
+    }
+    column
+}
+
+/// The table rows of `family` (inconsistent configurations have no rows).
+pub fn table(family: &[FewCandidates]) -> TableData {
+    // Counting and row building in parallel tasks; then the two text columns
+    // are interned and the numeric ones concatenated side by side.
+    let tasks: Vec<Rows> = family
+        .par_chunks(CONFIGURATIONS_PER_TASK)
+        .map_init(FewCandidatesSolver::new, Rows::count)
+        .collect();
+    let ((unknown, holders), rows) = rayon::join(
+        || {
+            rayon::join(
+                || text_column(&tasks, |key| &key.0),
+                || text_column(&tasks, |key| &key.1),
+            )
+        },
+        || {
+            let mut rows = Rows::with_capacity(tasks.iter().map(|t| t.category.len()).sum());
+            for task in &tasks {
+                rows.append_numbers(task);
+            }
+            rows
+        },
+    );
     let params: BTreeMap<String, String> = [
         ("max_candidates_per_category", MAX_CANDIDATES.to_string()),
         ("max_active_opponents", MAX_ACTIVE_OPPONENTS.to_string()),
@@ -284,14 +353,14 @@ pub fn table(family: &[FewCandidates]) -> TableData {
         columns: vec![
             Column::Utf8(unknown),
             Column::Utf8(holders),
-            Column::Int32(category),
-            Column::Int32(candidate),
-            Column::Int32(active),
-            Column::Int32(other),
-            Column::Int64(deals),
-            Column::Int64(envelope_deals),
-            Column::Float64(p_envelope),
-            Column::Float64(p_heuristic),
+            Column::Int32(rows.category),
+            Column::Int32(rows.candidate),
+            Column::Int32(rows.active),
+            Column::Int32(rows.other),
+            Column::Int64(rows.deals),
+            Column::Int64(rows.envelope_deals),
+            Column::Float64(rows.p_envelope),
+            Column::Float64(rows.p_heuristic),
         ],
         params,
     }

@@ -2,12 +2,17 @@
 //! engine over a [`DiceGrid`]. The engine's batch types ([`BidTails`],
 //! [`BidderPosteriors`], [`PublishedRuleBlock`]) do the work the rows of a
 //! block share once per block, and give the single-query answers bit for
-//! bit. Blocks of rows are computed in parallel and concatenated in key
-//! order, so the output does not depend on the thread count.
+//! bit.
+//!
+//! Each table's columns are allocated once at their final length and cut
+//! into disjoint row ranges, one per parallel task (a table size, a
+//! posterior block, a game), which the task fills in key order. The output
+//! therefore does not depend on the thread count, and no row is copied
+//! after it is computed.
 
 use std::collections::BTreeMap;
 
-use anyhow::{Context, Result};
+use anyhow::{ensure, Context, Result};
 use rayon::prelude::*;
 
 use gametab_lookup::dice::decision::{PUBLISHED_RAISE_BONUS, PUBLISHED_RAISE_REACH};
@@ -18,51 +23,143 @@ use gametab_lookup::dice::{
 };
 use gametab_lookup::io::{Column, Strings, TableData};
 
-/// Column-wise rows of one table: a typed vector per schema column.
-#[derive(Debug)]
-struct Columns(Vec<Column>);
+/// The face-class column's values, by [`class_code`].
+fn class_names() -> [&'static str; 2] {
+    [FaceClass::Ones.name(), FaceClass::Other.name()]
+}
 
-impl Columns {
-    fn append(&mut self, more: Columns) {
-        for (column, extra) in self.0.iter_mut().zip(more.0) {
-            match (column, extra) {
-                (Column::Bool(a), Column::Bool(b)) => a.extend(b),
-                (Column::Int32(a), Column::Int32(b)) => a.extend(b),
-                (Column::Int64(a), Column::Int64(b)) => a.extend(b),
-                (Column::Float64(a), Column::Float64(b)) => a.extend(b),
-                (Column::Utf8(a), Column::Utf8(b)) => a.append(&b),
-                _ => unreachable!("blocks of one table share its column types"),
+fn class_code(class: FaceClass) -> u32 {
+    match class {
+        FaceClass::Ones => 0,
+        FaceClass::Other => 1,
+    }
+}
+
+/// The action column's values, by [`action_code`].
+fn action_names() -> [&'static str; 2] {
+    let raise = Bid {
+        count: 1,
+        face: Face::ONE,
+    };
+    [Action::Open.name(), Action::Raise(raise).name()]
+}
+
+fn action_code(action: Action) -> u32 {
+    match action {
+        Action::Open => 0,
+        Action::Raise(_) => 1,
+    }
+}
+
+/// Defines a table's columns twice: `$owned`, one vector per column at the
+/// table's full length, and `$rows`, mutable slices of the same columns over
+/// a range of rows, which a parallel task fills. Fields are listed in schema
+/// order, each with the conversion of its vector into a [`Column`].
+macro_rules! table_columns {
+    ($owned:ident, $rows:ident { $($field:ident: $ty:ty => $column:expr),* $(,)? }) => {
+        /// The columns of the table, in schema order.
+        struct $owned {
+            $($field: Vec<$ty>,)*
+        }
+
+        /// The columns of a range of the table's rows.
+        struct $rows<'a> {
+            $($field: &'a mut [$ty],)*
+        }
+
+        impl $owned {
+            /// Every column at `rows` rows, zeroed (filled by the tasks).
+            fn zeroed(rows: usize) -> $owned {
+                $owned {
+                    $($field: vec![<$ty>::default(); rows],)*
+                }
+            }
+
+            /// Consecutive row ranges of the given `sizes`, from the first
+            /// row on.
+            fn split(&mut self, sizes: &[usize]) -> Vec<$rows<'_>> {
+                let mut rest = $rows {
+                    $($field: &mut self.$field[..],)*
+                };
+                let mut pieces = Vec::with_capacity(sizes.len());
+                for &size in sizes {
+                    $(let ($field, tail) = std::mem::take(&mut rest.$field).split_at_mut(size);
+                    rest.$field = tail;)*
+                    pieces.push($rows { $($field,)* });
+                }
+                pieces
+            }
+
+            /// The table's columns.
+            fn into_columns(self) -> Result<Vec<Column>> {
+                Ok(vec![$(($column)(self.$field)?,)*])
             }
         }
-    }
+    };
 }
 
-/// The blocks' columns one after another, each column allocated once.
-fn concat(blocks: impl IntoIterator<Item = Columns>) -> Vec<Column> {
-    let blocks: Vec<Columns> = blocks.into_iter().collect();
-    let rows: usize = blocks
-        .iter()
-        .map(|block| block.0.first().map_or(0, Column::len))
-        .sum();
-    let mut blocks = blocks.into_iter();
-    let Some(mut all) = blocks.next() else {
-        return Vec::new();
-    };
-    for column in &mut all.0 {
-        let more = rows - column.len();
-        match column {
-            Column::Bool(v) => v.reserve(more),
-            Column::Int32(v) => v.reserve(more),
-            Column::Int64(v) => v.reserve(more),
-            Column::Float64(v) => v.reserve(more),
-            Column::Utf8(v) => v.reserve(more),
-        }
-    }
-    for block in blocks {
-        all.append(block);
-    }
-    all.0
+fn int32s(values: Vec<i32>) -> Result<Column> {
+    Ok(Column::Int32(values))
 }
+
+fn float64s(values: Vec<f64>) -> Result<Column> {
+    Ok(Column::Float64(values))
+}
+
+fn bools(values: Vec<bool>) -> Result<Column> {
+    Ok(Column::Bool(values))
+}
+
+fn face_classes(codes: Vec<u32>) -> Result<Column> {
+    Strings::from_codes(&class_names(), codes)
+        .map(Column::Utf8)
+        .context("face class code out of range")
+}
+
+fn actions(codes: Vec<u32>) -> Result<Column> {
+    Strings::from_codes(&action_names(), codes)
+        .map(Column::Utf8)
+        .context("action code out of range")
+}
+
+table_columns!(BidColumns, BidRows {
+    total: i32 => int32s,
+    mine: i32 => int32s,
+    bidder: i32 => int32s,
+    wild: bool => bools,
+    class: u32 => face_classes,
+    rel: f64 => float64s,
+    count: i32 => int32s,
+    matching: i32 => int32s,
+    raw: f64 => float64s,
+    corrected: f64 => float64s,
+    ev_open: f64 => float64s,
+    normal: f64 => float64s,
+});
+
+table_columns!(PosteriorColumns, PosteriorRows {
+    total: i32 => int32s,
+    bidder: i32 => int32s,
+    wild: bool => bools,
+    class: u32 => face_classes,
+    rel: f64 => float64s,
+    count: i32 => int32s,
+    matching: i32 => int32s,
+    probability: f64 => float64s,
+});
+
+table_columns!(DecisionColumns, DecisionRows {
+    players: i32 => int32s,
+    wild: bool => bools,
+    rel: f64 => float64s,
+    hand: i32 => int32s,
+    count: i32 => int32s,
+    face: i32 => int32s,
+    action: u32 => actions,
+    raise_count: i32 => int32s,
+    raise_face: i32 => int32s,
+    value: f64 => float64s,
+});
 
 fn int(value: u32) -> Result<i32> {
     i32::try_from(value).context("key does not fit an int32 column")
@@ -81,53 +178,30 @@ fn rule_points(grid: &DiceGrid) -> Vec<(Variant, FaceClass, Reliability)> {
     points
 }
 
-/// One block of the bid-probability table, `(N, m, n_b)` under one rule
-/// point, filled from shared tails and posteriors.
-fn bid_block(
-    dice: DiceInPlay,
-    (variant, class, rel): (Variant, FaceClass, Reliability),
-    tails: &BidTails,
-    posteriors: &BidderPosteriors,
-) -> Result<Columns> {
-    let rows = (dice.total() * (dice.mine() + 1)) as usize;
-    let (mut count, mut matching) = (Vec::with_capacity(rows), Vec::with_capacity(rows));
-    let (mut raw, mut corrected, mut ev_open, mut normal) = (
-        Vec::with_capacity(rows),
-        Vec::with_capacity(rows),
-        Vec::with_capacity(rows),
-        Vec::with_capacity(rows),
-    );
-    for q in 1..=dice.total() {
-        for k in 0..=dice.mine() {
-            let row = tails.row(posteriors, q, k)?;
-            count.push(int(q)?);
-            matching.push(int(k)?);
-            raw.push(row.raw_probability);
-            corrected.push(row.corrected_probability);
-            ev_open.push(row.ev_open);
-            normal.push(row.normal_approximation);
-        }
-    }
-    Ok(Columns(vec![
-        Column::Int32(vec![int(dice.total())?; rows]),
-        Column::Int32(vec![int(dice.mine())?; rows]),
-        Column::Int32(vec![int(dice.bidder())?; rows]),
-        Column::Bool(vec![variant.wild_ones(); rows]),
-        Column::Utf8(Strings::repeat(class.name(), rows)),
-        Column::Float64(vec![rel.value(); rows]),
-        Column::Int32(count),
-        Column::Int32(matching),
-        Column::Float64(raw),
-        Column::Float64(corrected),
-        Column::Float64(ev_open),
-        Column::Float64(normal),
-    ]))
+/// The `(m, n_b)` pairs of the bid-probability table with `total` dice on
+/// the table, in key order.
+fn hand_sizes(grid: &DiceGrid, total: u32) -> Vec<(u32, u32)> {
+    (1..=grid.max_my_dice)
+        .flat_map(|mine| {
+            (1..=grid.max_bidder_dice)
+                .filter(move |bidder| mine + bidder <= total)
+                .map(move |bidder| (mine, bidder))
+        })
+        .collect()
 }
 
-/// Every block of the bid-probability table with `total` dice on the table,
-/// in key order. The bidder's posteriors do not depend on my dice and the
-/// tails not on the reliability, so each is computed once here.
-fn bid_blocks_of_total(grid: &DiceGrid, total: u32) -> Result<Vec<Columns>> {
+/// Rows of the bid-probability table with `total` dice on the table.
+fn bid_rows_of_total(grid: &DiceGrid, total: u32, points: usize) -> usize {
+    hand_sizes(grid, total)
+        .iter()
+        .map(|&(mine, _)| points * (total * (mine + 1)) as usize)
+        .sum()
+}
+
+/// Fill every row of the bid-probability table with `total` dice on the
+/// table, in key order. The bidder's posteriors do not depend on my dice
+/// and the tails not on the reliability, so each is computed once here.
+fn fill_bid_rows(grid: &DiceGrid, total: u32, out: BidRows<'_>) -> Result<()> {
     let points = rule_points(grid);
     let bidders: Vec<u32> = (1..=grid.max_bidder_dice)
         .filter(|&bidder| bidder < total)
@@ -143,28 +217,42 @@ fn bid_blocks_of_total(grid: &DiceGrid, total: u32) -> Result<Vec<Columns>> {
                 .collect::<gametab_lookup::Result<Vec<_>>>()
         })
         .collect::<gametab_lookup::Result<Vec<_>>>()?;
-    let mut blocks = Vec::new();
-    for mine in 1..=grid.max_my_dice {
-        for (&bidder, posteriors) in bidders.iter().zip(&posteriors) {
-            if mine + bidder > total {
-                continue;
-            }
-            let dice = DiceInPlay::new(total, mine, bidder)?;
-            // Bids on ones, and on other faces without wilds, match on one face.
-            let one_face = BidTails::new(dice, Variant::Plain.matching_faces(FaceClass::Other));
-            let two_faces = BidTails::new(dice, Variant::WildOnes.matching_faces(FaceClass::Other));
-            for (&point, posteriors) in points.iter().zip(posteriors) {
-                let (variant, class, _) = point;
-                let tails = if variant.matching_faces(class).count() == 1 {
-                    &one_face
-                } else {
-                    &two_faces
-                };
-                blocks.push(bid_block(dice, point, tails, posteriors)?);
+    let mut at = 0;
+    for (mine, bidder) in hand_sizes(grid, total) {
+        let dice = DiceInPlay::new(total, mine, bidder)?;
+        // Bids on ones, and on other faces without wilds, match on one face.
+        let one_face = BidTails::new(dice, Variant::Plain.matching_faces(FaceClass::Other));
+        let two_faces = BidTails::new(dice, Variant::WildOnes.matching_faces(FaceClass::Other));
+        let posteriors = &posteriors[(bidder - 1) as usize];
+        for (&(variant, class, rel), posteriors) in points.iter().zip(posteriors) {
+            let tails = if variant.matching_faces(class).count() == 1 {
+                &one_face
+            } else {
+                &two_faces
+            };
+            let rows = at..at + (total * (mine + 1)) as usize;
+            out.total[rows.clone()].fill(int(total)?);
+            out.mine[rows.clone()].fill(int(mine)?);
+            out.bidder[rows.clone()].fill(int(bidder)?);
+            out.wild[rows.clone()].fill(variant.wild_ones());
+            out.class[rows.clone()].fill(class_code(class));
+            out.rel[rows.clone()].fill(rel.value());
+            for q in 1..=total {
+                for k in 0..=mine {
+                    let row = tails.row(posteriors, q, k)?;
+                    out.count[at] = int(q)?;
+                    out.matching[at] = int(k)?;
+                    out.raw[at] = row.raw_probability;
+                    out.corrected[at] = row.corrected_probability;
+                    out.ev_open[at] = row.ev_open;
+                    out.normal[at] = row.normal_approximation;
+                    at += 1;
+                }
             }
         }
     }
-    Ok(blocks)
+    ensure!(at == out.total.len(), "bid rows of {total} dice miscounted");
+    Ok(())
 }
 
 /// The bid-probability table over `grid`.
@@ -173,48 +261,54 @@ fn bid_blocks_of_total(grid: &DiceGrid, total: u32) -> Result<Vec<Columns>> {
 /// Only if the grid holds a point the engine refuses (an invalid grid).
 pub fn bid_probabilities(grid: &DiceGrid) -> Result<TableData> {
     let totals: Vec<u32> = (2..=grid.max_total_dice).collect();
-    let per_total = totals
+    let points = rule_points(grid).len();
+    let sizes: Vec<usize> = totals
+        .iter()
+        .map(|&total| bid_rows_of_total(grid, total, points))
+        .collect();
+    let mut columns = BidColumns::zeroed(sizes.iter().sum());
+    columns
+        .split(&sizes)
         .into_par_iter()
-        .map(|total| bid_blocks_of_total(grid, total))
-        .collect::<Result<Vec<_>>>()?;
+        .zip(totals)
+        .try_for_each(|(out, total)| fill_bid_rows(grid, total, out))?;
     let mut params = grid.to_params();
     params.insert("normal_approximation".into(), "continuity-corrected".into());
     Ok(TableData {
         schema: BID_PROBABILITIES,
-        columns: concat(per_total.into_iter().flatten()),
+        columns: columns.into_columns()?,
         params,
     })
 }
 
-fn posterior_block(
+/// Fill the rows of the posterior block of `bidder` dice of `total` under
+/// one rule point.
+fn fill_posterior_rows(
     total: u32,
     bidder: u32,
     (variant, class, rel): (Variant, FaceClass, Reliability),
-) -> Result<Columns> {
+    out: PosteriorRows<'_>,
+) -> Result<()> {
     let posteriors = BidderPosteriors::new(total, bidder, variant, class, rel)?;
-    let rows = (total * (bidder + 1)) as usize;
-    let (mut count, mut matching, mut probability) = (
-        Vec::with_capacity(rows),
-        Vec::with_capacity(rows),
-        Vec::with_capacity(rows),
-    );
+    out.total.fill(int(total)?);
+    out.bidder.fill(int(bidder)?);
+    out.wild.fill(variant.wild_ones());
+    out.class.fill(class_code(class));
+    out.rel.fill(rel.value());
+    let mut at = 0;
     for (q, posterior) in posteriors.iter() {
         for (y, &p) in posterior.probabilities.iter().enumerate() {
-            count.push(int(q)?);
-            matching.push(i32::try_from(y)?);
-            probability.push(p);
+            out.count[at] = int(q)?;
+            out.matching[at] = i32::try_from(y)?;
+            out.probability[at] = p;
+            at += 1;
         }
     }
-    Ok(Columns(vec![
-        Column::Int32(vec![int(total)?; rows]),
-        Column::Int32(vec![int(bidder)?; rows]),
-        Column::Bool(vec![variant.wild_ones(); rows]),
-        Column::Utf8(Strings::repeat(class.name(), rows)),
-        Column::Float64(vec![rel.value(); rows]),
-        Column::Int32(count),
-        Column::Int32(matching),
-        Column::Float64(probability),
-    ]))
+    ensure!(
+        at == out.total.len(),
+        "posterior rows of {bidder} of {total} dice miscounted"
+    );
+    Ok(())
 }
 
 /// The bidder-posterior table over `grid`.
@@ -227,13 +321,21 @@ pub fn bidder_posteriors(grid: &DiceGrid) -> Result<TableData> {
         .posterior_blocks()
         .flat_map(|(total, bidder)| points.iter().map(move |&point| (total, bidder, point)))
         .collect();
-    let columns = blocks
+    let sizes: Vec<usize> = blocks
+        .iter()
+        .map(|&(total, bidder, _)| (total * (bidder + 1)) as usize)
+        .collect();
+    let mut columns = PosteriorColumns::zeroed(sizes.iter().sum());
+    columns
+        .split(&sizes)
         .into_par_iter()
-        .map(|(total, bidder, point)| posterior_block(total, bidder, point))
-        .collect::<Result<Vec<_>>>()?;
+        .zip(blocks)
+        .try_for_each(|(out, (total, bidder, point))| {
+            fill_posterior_rows(total, bidder, point, out)
+        })?;
     Ok(TableData {
         schema: BIDDER_POSTERIORS,
-        columns: concat(columns),
+        columns: columns.into_columns()?,
         params: grid.to_params(),
     })
 }
@@ -247,62 +349,51 @@ struct Game {
     reliability: Reliability,
 }
 
-/// The rows of every hand in `game` facing every standing bid, in key
+/// Fill the rows of every hand in `game` facing every standing bid, in key
 /// order, from one [`PublishedRuleBlock`] shared by the hands.
-fn decision_blocks(game: Game, hands: &[Hand], dice_per_player: u32) -> Result<Vec<Columns>> {
+fn fill_decision_rows(
+    game: Game,
+    hands: &[Hand],
+    dice_per_player: u32,
+    out: DecisionRows<'_>,
+) -> Result<()> {
     let total = game.players * dice_per_player;
     let rule = PublishedRuleBlock::new(
         DiceInPlay::new(total, dice_per_player, dice_per_player)?,
         game.variant,
         game.reliability,
     )?;
-    hands
-        .iter()
-        .map(|hand| decision_block(game, hand, &rule, total))
-        .collect()
-}
-
-fn decision_block(
-    game: Game,
-    hand: &Hand,
-    rule: &PublishedRuleBlock,
-    total: u32,
-) -> Result<Columns> {
-    let rows = total as usize * Face::all().count();
-    // Bid count, bid face, raise count, raise face.
-    let mut cols: [Vec<i32>; 4] = std::array::from_fn(|_| Vec::with_capacity(rows));
-    let (mut action, mut value) = (Strings::new(), Vec::with_capacity(rows));
-    for q in 1..=total {
-        for face in Face::all() {
-            let row = rule.advise(hand, Bid::new(q, face)?)?;
-            let (raise_count, raise_face) = match row.action {
-                Action::Open => (0, 0),
-                Action::Raise(bid) => (int(bid.count)?, i32::from(bid.face.pips())),
-            };
-            for (column, entry) in
-                cols.iter_mut()
-                    .zip([int(q)?, i32::from(face.pips()), raise_count, raise_face])
-            {
-                column.push(entry);
+    out.players.fill(int(game.players)?);
+    out.wild.fill(game.variant.wild_ones());
+    out.rel.fill(game.reliability.value());
+    let mut at = 0;
+    for hand in hands {
+        let code = int(hand.code().context("hand code")?)?;
+        let rule = rule.hand(hand)?;
+        for q in 1..=total {
+            for face in Face::all() {
+                let row = rule.advise(Bid::new(q, face)?)?;
+                let (raise_count, raise_face) = match row.action {
+                    Action::Open => (0, 0),
+                    Action::Raise(bid) => (int(bid.count)?, i32::from(bid.face.pips())),
+                };
+                out.hand[at] = code;
+                out.count[at] = int(q)?;
+                out.face[at] = i32::from(face.pips());
+                out.action[at] = action_code(row.action);
+                out.raise_count[at] = raise_count;
+                out.raise_face[at] = raise_face;
+                out.value[at] = row.expected_value;
+                at += 1;
             }
-            action.push(row.action.name());
-            value.push(row.expected_value);
         }
     }
-    let code = hand.code().context("hand code")?;
-    let [bid_count, bid_face, raise_count, raise_face] = cols;
-    Ok(Columns(vec![
-        Column::Int32(vec![int(game.players)?; rows]),
-        Column::Bool(vec![game.variant.wild_ones(); rows]),
-        Column::Float64(vec![game.reliability.value(); rows]),
-        Column::Int32(vec![int(code)?; rows]),
-        Column::Int32(bid_count),
-        Column::Int32(bid_face),
-        Column::Utf8(action),
-        Column::Int32(raise_count),
-        Column::Int32(raise_face),
-        Column::Float64(value),
-    ]))
+    ensure!(
+        at == out.players.len(),
+        "decision rows of {} players miscounted",
+        game.players
+    );
+    Ok(())
 }
 
 /// The decisions table of the published rule over `grid`'s standard games.
@@ -323,17 +414,24 @@ pub fn decisions(grid: &DiceGrid) -> Result<TableData> {
             }
         }
     }
-    let columns = games
+    let faces = Face::all().count();
+    let sizes: Vec<usize> = games
+        .iter()
+        .map(|game| hands.len() * (game.players * grid.dice_per_player) as usize * faces)
+        .collect();
+    let mut columns = DecisionColumns::zeroed(sizes.iter().sum());
+    columns
+        .split(&sizes)
         .into_par_iter()
-        .map(|game| decision_blocks(game, &hands, grid.dice_per_player))
-        .collect::<Result<Vec<_>>>()?;
+        .zip(games)
+        .try_for_each(|(out, game)| fill_decision_rows(game, &hands, grid.dice_per_player, out))?;
     let mut params: BTreeMap<String, String> = grid.to_params();
     params.insert("decision_rule".into(), PUBLISHED_RULE.into());
     params.insert("raise_reach".into(), PUBLISHED_RAISE_REACH.to_string());
     params.insert("raise_bonus".into(), PUBLISHED_RAISE_BONUS.to_string());
     Ok(TableData {
         schema: DECISIONS,
-        columns: concat(columns.into_iter().flatten()),
+        columns: columns.into_columns()?,
         params,
     })
 }

@@ -1,17 +1,19 @@
-//! The charts of the build, each read from the table files just written
-//! (decoded and checked by the lookup crate's readers, never recomputed):
-//! Murder Plan win rates, Liar's Dice raw vs corrected probabilities and
-//! Cluedo exact vs heuristic envelope probabilities.
-
-use std::path::Path;
+//! The charts of the build, each drawn from a table set loaded and checked
+//! by the lookup crate (the one `gametab build` has just verified; values
+//! are read, never recomputed): Murder Plan win rates, Liar's Dice raw vs
+//! corrected probabilities and Cluedo exact vs heuristic envelope
+//! probabilities.
 
 use anyhow::{bail, ensure, Context, Result};
-use bytes::Bytes;
 use gametab_lookup::cluedo::schema::FEW_CANDIDATES;
-use gametab_lookup::cluedo::{FewCandidates, FewCandidatesTable, Opponents, Source};
+use gametab_lookup::cluedo::{FewCandidates, Opponents, Source};
 use gametab_lookup::dice::schema::BID_PROBABILITIES;
-use gametab_lookup::io::{read_parquet, TableData};
-use gametab_lookup::murder_plan::schema::{AVERAGE_START_INDEX, MAX_DAYS, WIN_RATES};
+use gametab_lookup::dice::{
+    BidQuestion, BidRow, DiceInPlay, FaceClass, Reliability, Source as DiceSource, Variant,
+};
+use gametab_lookup::murder_plan::schema::{AVERAGE_START_INDEX, MAX_DAYS};
+use gametab_lookup::murder_plan::Offset;
+use gametab_lookup::Tables;
 
 use super::chart::{LegendCorner, LineChart, Series, Stroke};
 
@@ -76,32 +78,26 @@ fn thousands(n: usize) -> String {
     out
 }
 
-fn read_table(dir: &Path, schema: &gametab_lookup::schema::TableSchema) -> Result<TableData> {
-    let path = dir.join(schema.file);
-    let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
-    read_parquet(Bytes::from(bytes), schema).with_context(|| format!("reading {}", path.display()))
-}
-
 /// Murder Plan: the optimal mastermind win rate against the horizon D for
 /// every start (light lines), the two published starts and the average (bold),
 /// with the published values as crosses.
-pub fn murder_plan_win_rates(dir: &Path) -> Result<LineChart> {
-    let table = read_table(dir, &WIN_RATES)?;
-    let horizon = table.i32s("horizon")?;
-    let start_index = table.i32s("start_index")?;
-    let value = table.f64s("value")?;
+pub fn murder_plan_win_rates(tables: &Tables) -> Result<LineChart> {
+    // Start index 4 * code(x) + code(y), or the average.
     let curve = |index: i32| -> Result<Vec<(f64, f64)>> {
-        let points: Vec<(f64, f64)> = (0..table.rows())
-            .filter(|&r| start_index[r] == index)
-            .map(|r| (f64::from(horizon[r]), 100.0 * value[r]))
-            .collect();
-        ensure!(
-            points.len() == usize::from(MAX_DAYS),
-            "{}: start {index} has {} horizons, not {MAX_DAYS}",
-            WIN_RATES.file,
-            points.len()
-        );
-        Ok(points)
+        let start = if index == AVERAGE_START_INDEX {
+            None
+        } else {
+            let offset = |code: i32| {
+                Offset::from_code(code as u8).with_context(|| format!("no start index {index}"))
+            };
+            Some((offset(index / 4)?, offset(index % 4)?))
+        };
+        (1..=MAX_DAYS)
+            .map(|horizon| {
+                let rate = tables.murder_plan.win_rate(horizon, start)?;
+                Ok((f64::from(horizon), 100.0 * rate))
+            })
+            .collect()
     };
     let mut all = Vec::new();
     for index in 0..AVERAGE_START_INDEX {
@@ -153,8 +149,8 @@ pub fn murder_plan_win_rates(dir: &Path) -> Result<LineChart> {
 /// Murder Plan: every start's win rate minus the average over the 16 starts
 /// (percentage points) against the horizon, the published starts bold, the
 /// published values as crosses: the spread the first chart compresses.
-pub fn murder_plan_win_rate_spread(dir: &Path) -> Result<LineChart> {
-    let mut chart = murder_plan_win_rates(dir)?;
+pub fn murder_plan_win_rate_spread(tables: &Tables) -> Result<LineChart> {
+    let mut chart = murder_plan_win_rates(tables)?;
     let average = chart
         .series
         .iter()
@@ -192,39 +188,38 @@ pub fn murder_plan_win_rate_spread(dir: &Path) -> Result<LineChart> {
 /// Liar's Dice, the published case: P(at least q fives) against q, raw (from
 /// my dice alone) and corrected for the bidder's bid at two reliabilities,
 /// for k = 1 and 2 fives in my hand, with the published values as crosses.
-pub fn dice_raw_vs_corrected(dir: &Path) -> Result<LineChart> {
+pub fn dice_raw_vs_corrected(tables: &Tables) -> Result<LineChart> {
     const MAX_BID: i32 = 14;
-    let table = read_table(dir, &BID_PROBABILITIES)?;
     let (n, m, nb) = DICE_CASE;
-    let total = table.i32s("total_dice")?;
-    let mine = table.i32s("my_dice")?;
-    let bidder = table.i32s("bidder_dice")?;
-    let wild = table.bools("wild_ones")?;
-    let class = table.strings("face_class")?;
-    let rel = table.f64s("reliability")?;
-    let bid = table.i32s("bid_count")?;
-    let k = table.i32s("my_matching")?;
-    let raw = table.f64s("raw_probability")?;
-    let corrected = table.f64s("corrected_probability")?;
-    let in_case: Vec<usize> = (0..table.rows())
-        .filter(|&r| total[r] == n && mine[r] == m && bidder[r] == nb)
-        .filter(|&r| !wild[r] && &class[r] == "other" && bid[r] <= MAX_BID)
-        .collect();
-    let curve = |my_fives: i32, reliability: f64, column: &[f64]| -> Result<Vec<(f64, f64)>> {
-        let points: Vec<(f64, f64)> = in_case
-            .iter()
-            .filter(|&&r| k[r] == my_fives && rel[r] == reliability)
-            .map(|&r| (f64::from(bid[r]), 100.0 * column[r]))
-            .collect();
-        if points.len() != MAX_BID as usize {
-            bail!(
-                "{}: {} rows for N={n}, m={m}, n_b={nb}, k={my_fives}, rel={reliability}, not {MAX_BID}",
-                BID_PROBABILITIES.file,
-                points.len()
-            );
-        }
-        Ok(points)
+    let bids = tables.dice()?;
+    let in_play = DiceInPlay::new(n as u32, m as u32, nb as u32)?;
+    let curve = |my_fives: i32,
+                 reliability: f64,
+                 column: fn(&BidRow) -> f64|
+     -> Result<Vec<(f64, f64)>> {
+        (1..=MAX_BID)
+            .map(|bid| {
+                let question = BidQuestion::new(
+                    in_play,
+                    Variant::Plain,
+                    FaceClass::Other,
+                    bid as u32,
+                    my_fives as u32,
+                    Reliability::new(reliability)?,
+                )?;
+                let answer = bids.bid(&question)?;
+                if answer.source != DiceSource::Table {
+                    bail!(
+                        "{}: no row for N={n}, m={m}, n_b={nb}, k={my_fives}, rel={reliability}, q={bid}",
+                        BID_PROBABILITIES.file
+                    );
+                }
+                Ok((f64::from(bid), 100.0 * column(&answer.value)))
+            })
+            .collect()
     };
+    let raw = |row: &BidRow| row.raw_probability;
+    let corrected = |row: &BidRow| row.corrected_probability;
     let mut all = Vec::new();
     for (my_fives, color) in [(1, BLUE), (2, RED)] {
         // The raw probability ignores the reliability: read it from rel = 0.
@@ -285,10 +280,8 @@ pub const CLUEDO_B_UNKNOWN: u8 = 2;
 /// hold it), Y (only B) and Z (A or B), the other two categories solved;
 /// B has [`CLUEDO_B_UNKNOWN`] unknown cards and A 1..=6. Exact P(in envelope)
 /// from the few-candidate table against the published heuristic's.
-pub fn cluedo_exact_vs_heuristic(dir: &Path) -> Result<LineChart> {
-    let path = dir.join(FEW_CANDIDATES.file);
-    let table =
-        FewCandidatesTable::load(dir).with_context(|| format!("reading {}", path.display()))?;
+pub fn cluedo_exact_vs_heuristic(tables: &Tables) -> Result<LineChart> {
+    let table = tables.cluedo()?;
     let (a, b, both) = (Opponents(1), Opponents(2), Opponents(3));
     let names = [
         ("X (A only)", BLUE),
@@ -309,7 +302,7 @@ pub fn cluedo_exact_vs_heuristic(dir: &Path) -> Result<LineChart> {
         if source != Source::Table {
             bail!(
                 "{}: configuration {config} is not in the table",
-                path.display()
+                FEW_CANDIDATES.file
             );
         }
         for (i, candidate) in answer.candidates[2].iter().enumerate() {
@@ -366,14 +359,18 @@ pub fn cluedo_exact_vs_heuristic(dir: &Path) -> Result<LineChart> {
 /// published heuristic gives, the smallest, mean and largest exact
 /// probability of the table rows (candidates of configurations) it gives it
 /// to, against the diagonal where the two agree.
-pub fn cluedo_heuristic_error(dir: &Path) -> Result<LineChart> {
-    let table = read_table(dir, &FEW_CANDIDATES)?;
-    let exact = table.f64s("p_envelope")?;
-    let heuristic = table.f64s("p_heuristic")?;
+pub fn cluedo_heuristic_error(tables: &Tables) -> Result<LineChart> {
+    let table = tables.cluedo()?;
+    // The rows in file order: configurations by key, candidates by category
+    // and index.
+    let rows = table
+        .answers()
+        .flat_map(|answer| answer.candidates.iter().flatten());
     // Per heuristic value (ordered by the bits of a non-negative double):
     // smallest, sum and largest exact value, and the row count.
     let mut groups: std::collections::BTreeMap<u64, (f64, f64, f64, u64)> = Default::default();
-    for (&h, &p) in heuristic.iter().zip(exact) {
+    for row in rows {
+        let (h, p) = (row.p_heuristic, row.p_envelope);
         ensure!(
             (0.0..=1.0).contains(&h) && (0.0..=1.0).contains(&p),
             "{}: probability outside [0, 1]",

@@ -1,11 +1,12 @@
-//! The pictures of a build: SVG charts drawn from the table files of a table
-//! directory into its `plots/` subdirectory.
+//! The pictures of a build: SVG charts drawn from a table set into the
+//! `plots/` subdirectory of its directory.
 //!
-//! `gametab build` calls [`write_plots`] on the staging directory after the
-//! new tables have been verified, so the charts show exactly the bytes that
-//! are published, and they are published with the tables (before the
-//! manifest). The charts are deterministic: the same tables give the same
-//! SVG bytes. They are not listed in `manifest.json`, which covers tables.
+//! `gametab build` calls [`write_plots`] with the staging directory's tables
+//! as its verification loaded them (every file read once, digests checked),
+//! so the charts show exactly the bytes that are published, and they are
+//! published with the tables (before the manifest). The charts are
+//! deterministic: the same tables give the same SVG bytes. They are not
+//! listed in `manifest.json`, which covers tables.
 
 mod chart;
 mod games;
@@ -13,6 +14,7 @@ mod games;
 use std::path::Path;
 
 use anyhow::{Context, Result};
+use gametab_lookup::Tables;
 
 pub use chart::{LegendCorner, LineChart, Series, Stroke};
 pub use games::{
@@ -23,8 +25,8 @@ pub use games::{
 /// Subdirectory of a table directory holding the plots.
 pub const PLOTS_DIR: &str = "plots";
 
-/// A chart builder: reads a table directory and returns the chart.
-type ChartSource = fn(&Path) -> Result<LineChart>;
+/// A chart builder: reads a table set and returns the chart.
+type ChartSource = fn(&Tables) -> Result<LineChart>;
 
 /// Every plot of the build: file name inside [`PLOTS_DIR`] and its source.
 const PLOTS: [(&str, ChartSource); 5] = [
@@ -60,19 +62,19 @@ pub struct WrittenPlot {
     pub bytes: usize,
 }
 
-/// Draw every chart from the tables in `dir` and write them (atomically)
-/// into `dir/plots/`.
+/// Draw every chart from `tables` (the table set in `dir`) and write them
+/// (atomically) into `dir/plots/`.
 ///
 /// # Errors
 /// A missing or invalid table, a chart whose data do not fit its axes, or a
 /// file that cannot be written.
-pub fn write_plots(dir: &Path) -> Result<Vec<WrittenPlot>> {
+pub fn write_plots(tables: &Tables, dir: &Path) -> Result<Vec<WrittenPlot>> {
     let plots_dir = dir.join(PLOTS_DIR);
     std::fs::create_dir_all(&plots_dir)
         .with_context(|| format!("cannot create {}", plots_dir.display()))?;
     let mut written = Vec::new();
     for ((name, source), file) in PLOTS.iter().zip(plot_files()) {
-        let chart = source(dir).with_context(|| format!("drawing {file}"))?;
+        let chart = source(tables).with_context(|| format!("drawing {file}"))?;
         let svg = chart.to_svg()?;
         crate::output::write_atomically(&plots_dir.join(name), svg.as_bytes())?;
         written.push(WrittenPlot {

@@ -51,7 +51,10 @@ pub fn packed_key(canonical: &FewCandidates) -> u128 {
 /// The loaded table.
 #[derive(Debug, Clone)]
 pub struct FewCandidatesTable {
-    answers: HashMap<u128, FewCandidatesAnswer>,
+    /// The answers in the order of the file.
+    answers: Vec<FewCandidatesAnswer>,
+    /// Position in `answers` by packed canonical key.
+    index: HashMap<u128, u32>,
 }
 
 impl FewCandidatesTable {
@@ -67,6 +70,20 @@ impl FewCandidatesTable {
     /// Number of configurations in the table.
     pub fn len(&self) -> usize {
         self.answers.len()
+    }
+
+    /// Number of rows: one per candidate of every configuration.
+    pub fn rows(&self) -> usize {
+        self.answers
+            .iter()
+            .map(|a| a.candidates.iter().map(Vec::len).sum::<usize>())
+            .sum()
+    }
+
+    /// Every stored answer (candidates in canonical order), in the order of
+    /// the file: configurations sorted by their key.
+    pub fn answers(&self) -> impl ExactSizeIterator<Item = &FewCandidatesAnswer> {
+        self.answers.iter()
     }
 
     /// Whether the table holds no configuration.
@@ -94,12 +111,13 @@ impl FewCandidatesTable {
             row,
             detail,
         };
-        let mut answers = HashMap::new();
+        let mut answers = Vec::new();
+        let mut index = HashMap::new();
         let mut row = 0;
         while row < data.rows() {
             let config = FewCandidates::from_text(&unknown[row], &holders[row])
                 .map_err(|e| bad(row, e.to_string()))?;
-            if config.canonical().0 != config {
+            if !config.is_canonical() {
                 return Err(bad(row, format!("configuration {config} is not canonical")));
             }
             let total = u64::try_from(deals[row]).map_err(|_| bad(row, "negative deals".into()))?;
@@ -117,9 +135,10 @@ impl FewCandidatesTable {
                 }),
             };
             let first = row;
+            // Equal codes are equal texts: a string column keeps each value once.
             while row < data.rows()
-                && unknown[row] == unknown[first]
-                && holders[row] == holders[first]
+                && unknown.codes()[row] == unknown.codes()[first]
+                && holders.codes()[row] == holders.codes()[first]
             {
                 let c = usize::try_from(category[row]).ok().filter(|&c| c < 3);
                 let i = usize::try_from(candidate[row]).ok();
@@ -162,11 +181,14 @@ impl FewCandidatesTable {
                     format!("configuration {config} lacks a candidate row"),
                 ));
             }
-            if answers.insert(packed_key(&config), answer).is_some() {
+            let position = u32::try_from(answers.len())
+                .map_err(|_| bad(first, "more than 2^32 configurations".into()))?;
+            if index.insert(packed_key(&config), position).is_some() {
                 return Err(bad(first, format!("configuration {config} appears twice")));
             }
+            answers.push(answer);
         }
-        Ok(FewCandidatesTable { answers })
+        Ok(FewCandidatesTable { answers, index })
     }
 
     /// Number of configurations in the table.
@@ -182,9 +204,10 @@ impl FewCandidatesTable {
     /// [`Error::Inconsistent`] when no deal fits the configuration.
     pub fn answer(&self, config: &FewCandidates) -> Result<(FewCandidatesAnswer, Source)> {
         let (canonical, map) = config.canonical();
-        let Some(stored) = self.answers.get(&packed_key(&canonical)) else {
+        let Some(&position) = self.index.get(&packed_key(&canonical)) else {
             return Ok((config.solve()?, Source::Engine));
         };
+        let stored = &self.answers[position as usize];
         let candidates = std::array::from_fn(|c| {
             map.to[c]
                 .iter()

@@ -13,7 +13,7 @@
 //! [`bidder_posterior`]: super::bidder_posterior
 //! [`published_rule`]: super::published_rule
 
-use super::decision::{choose_published, published_raise_value, published_raises};
+use super::decision::{choose_published, published_raise_value, PUBLISHED_RAISE_REACH};
 use super::exact::{normal_approximation, TailProbabilities};
 use super::model::{
     corrected_from_tails, ev_open, BidderPosterior, PosteriorPrior, PosteriorQuestion,
@@ -229,9 +229,16 @@ impl PublishedRuleBlock {
     /// The published rule's advice for `hand` facing `standing`.
     ///
     /// # Errors
-    /// [`Error::Inconsistent`] for a hand of another size than the block's;
-    /// [`Error::OutOfRange`] for a bid on more dice than exist.
+    /// As [`PublishedRuleBlock::hand`] and [`HandRule::advise`].
     pub fn advise(&self, hand: &Hand, standing: Bid) -> Result<DecisionRow> {
+        self.hand(hand)?.advise(standing)
+    }
+
+    /// The rule for `hand`, prepared for every standing bid it may face.
+    ///
+    /// # Errors
+    /// [`Error::Inconsistent`] for a hand of another size than the block's.
+    pub fn hand(&self, hand: &Hand) -> Result<HandRule<'_>> {
         if hand.len() != self.dice.mine() {
             return Err(Error::Inconsistent(format!(
                 "a hand of {} dice in a block of hands of {}",
@@ -239,27 +246,103 @@ impl PublishedRuleBlock {
                 self.dice.mine()
             )));
         }
-        self.dice.check_bid(standing)?;
-        let rules = self.variant.after_bid(standing.face);
-        let open = self.ev_open[usize::from(standing.face != Face::ONE)][(standing.count - 1)
-            as usize
-            * (self.dice.mine() as usize + 1)
-            + hand.matching(standing.face, rules) as usize];
-        // My matching dice for a raise on each face, under the rules that
-        // hold after the standing bid.
-        let mut mine = [0u32; 6];
-        for (count, face) in mine.iter_mut().zip(Face::all()) {
-            *count = hand.matching(face, rules);
-        }
-        let last = i64::from(self.dice.hidden_from_me()) + 1;
-        let raises = published_raises(standing, self.dice.total()).map(|bid| {
-            let face = usize::from(bid.face.pips() - 1);
-            let matching = rules.matching_faces(bid.face.class());
-            let values = &self.raise_values[usize::from(matching.count() - 1)];
-            let needed = (i64::from(bid.count) - i64::from(mine[face])).clamp(0, last);
-            (bid, values[needed as usize])
+        let rules = [Variant::Plain, Variant::WildOnes];
+        let matching = rules.map(|rules| {
+            let mut counts = [0; 6];
+            for (count, face) in counts.iter_mut().zip(Face::all()) {
+                *count = hand.matching(face, rules);
+            }
+            counts
         });
-        let (action, expected_value) = choose_published(open, raises);
+        let best_raises = [0, 1].map(|w| self.best_raises(&matching[w], rules[w]));
+        Ok(HandRule {
+            block: self,
+            matching,
+            best_raises,
+        })
+    }
+
+    /// For a hand with `mine[f - 1]` dice counting for face `f` under
+    /// `rules`: entry `c * 7 + i` is the best raise to `c` dice on a face
+    /// above the `i` lowest, with its value, `None` for `i = 6`. "Best" is
+    /// the published rule's: the highest value, the lowest face among
+    /// equals.
+    fn best_raises(&self, mine: &[u32; 6], rules: Variant) -> Vec<Option<(Face, f64)>> {
+        let last = i64::from(self.dice.hidden_from_me()) + 1;
+        let values_for = |face: Face| {
+            let matching = rules.matching_faces(face.class());
+            &self.raise_values[usize::from(matching.count() - 1)]
+        };
+        let faces: Vec<Face> = Face::all().collect();
+        let total = self.dice.total() as usize;
+        let mut best = vec![None; (total + 1) * 7];
+        for count in 1..=total {
+            let row = &mut best[count * 7..count * 7 + 7];
+            for (index, &face) in faces.iter().enumerate().rev() {
+                let needed = (count as i64 - i64::from(mine[index])).clamp(0, last);
+                let value = values_for(face)[needed as usize];
+                row[index] = match row[index + 1] {
+                    Some((_, kept)) if kept > value => row[index + 1],
+                    _ => Some((face, value)),
+                };
+            }
+        }
+        best
+    }
+}
+
+/// The published rule for one hand of a [`PublishedRuleBlock`]: the hand's
+/// matching dice and its best raises are counted once for all the standing
+/// bids it faces.
+#[derive(Debug, Clone, PartialEq)]
+pub struct HandRule<'a> {
+    block: &'a PublishedRuleBlock,
+    /// `matching[w][f - 1]`: my dice counting for a bid on face `f`, with
+    /// ones wild when `w = 1`.
+    matching: [[u32; 6]; 2],
+    /// [`PublishedRuleBlock::best_raises`] without and with wild ones.
+    best_raises: [Vec<Option<(Face, f64)>>; 2],
+}
+
+impl HandRule<'_> {
+    /// The published rule's advice facing `standing`: equal bit for bit to
+    /// [`DecisionRow::compute`] (and [`published_rule`](super::published_rule)).
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for a bid on more dice than exist.
+    pub fn advise(&self, standing: Bid) -> Result<DecisionRow> {
+        let block = self.block;
+        block.dice.check_bid(standing)?;
+        let rules = block.variant.after_bid(standing.face);
+        let wild = usize::from(rules.wild_ones());
+        // My matching dice under the rules that hold after the standing bid.
+        let mine = &self.matching[wild];
+        let pips = usize::from(standing.face.pips());
+        let open = block.ev_open[usize::from(standing.face != Face::ONE)][(standing.count - 1)
+            as usize
+            * (block.dice.mine() as usize + 1)
+            + mine[pips - 1] as usize];
+        // The raises of `published_raises` come in three runs: to the
+        // standing count on a higher face, then to one and two dice more
+        // on any face. The first best raise of all is the first best of the
+        // runs' first best raises, compared as `choose_published` does (the
+        // values are finite, so "first best" is well defined).
+        let top = standing
+            .count
+            .saturating_add(PUBLISHED_RAISE_REACH)
+            .min(block.dice.total());
+        let best_raises = &self.best_raises[wild];
+        let mut best: Option<(Bid, f64)> = None;
+        for count in standing.count..=top {
+            let above = if count == standing.count { pips } else { 0 };
+            if let Some((face, value)) = best_raises[count as usize * 7 + above] {
+                match best {
+                    Some((_, kept)) if kept >= value => {}
+                    _ => best = Some((Bid { count, face }, value)),
+                }
+            }
+        }
+        let (action, expected_value) = choose_published(open, best);
         Ok(DecisionRow {
             action,
             expected_value,
@@ -410,6 +493,7 @@ mod tests {
                     for &reliability in &reliabilities() {
                         let block = PublishedRuleBlock::new(dice, variant, reliability).unwrap();
                         for hand in grid.hands() {
+                            let rule = block.hand(&hand).unwrap();
                             for q in 1..=total {
                                 for face in Face::all() {
                                     let key = DecisionKey {
@@ -420,7 +504,7 @@ mod tests {
                                         standing: Bid::new(q, face).unwrap(),
                                     };
                                     let single = DecisionRow::compute(&key).unwrap();
-                                    let batch = block.advise(&hand, key.standing).unwrap();
+                                    let batch = rule.advise(key.standing).unwrap();
                                     assert_eq!(batch.action, single.action, "{key:?}");
                                     assert!(
                                         same_bits(batch.expected_value, single.expected_value),

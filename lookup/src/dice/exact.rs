@@ -278,6 +278,20 @@ mod tests {
     }
 
     #[test]
+    fn tail_table_equals_each_fraction_rounded_bit_for_bit() {
+        for dice in 0..MAX_TOTAL_DICE {
+            for matching in [plain(), wild()] {
+                let counts = MatchCounts::new(dice, matching);
+                let tails = TailProbabilities::new(&counts);
+                for needed in -3..=i64::from(dice) + 3 {
+                    let single = counts.at_least(needed).to_f64();
+                    assert_eq!(tails.at_least(needed).to_bits(), single.to_bits());
+                }
+            }
+        }
+    }
+
+    #[test]
     fn published_tails_of_fifteen_dice() {
         let counts = MatchCounts::new(15, plain());
         let six = counts.at_least(6).to_f64();

@@ -36,7 +36,7 @@ pub mod schema;
 mod tables;
 mod types;
 
-pub use batch::{BidTails, BidderPosteriors, PublishedRuleBlock};
+pub use batch::{BidTails, BidderPosteriors, HandRule, PublishedRuleBlock};
 pub use decision::{published_rule, Action, Advice, RaiseOption, Situation, PUBLISHED_RULE};
 pub use exact::{MatchCounts, OutcomeFraction, TailProbabilities};
 pub use grid::DiceGrid;

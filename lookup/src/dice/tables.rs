@@ -157,7 +157,13 @@ impl BidTable {
     /// [`Error::BadRow`] for a row out of range or out of order.
     pub fn from_bytes(bytes: impl Into<Bytes>) -> Result<BidTable> {
         let schema = &BID_PROBABILITIES;
-        let (data, grid) = load(bytes, schema)?;
+        let (mut data, grid) = load(bytes, schema)?;
+        let rows = data.rows();
+        // The probability columns move into the table rather than being copied.
+        let raw = data.take_f64s("raw_probability")?;
+        let corrected = data.take_f64s("corrected_probability")?;
+        let ev_open = data.take_f64s("ev_open")?;
+        let normal = data.take_f64s("normal_approximation")?;
         let shape = BlockShape(vec![
             grid.max_total_dice as usize + 1,
             grid.max_my_dice as usize + 1,
@@ -178,10 +184,10 @@ impl BidTable {
         );
         let (bid_count, matching) = (data.i32s("bid_count")?, data.i32s("my_matching")?);
         let table = BidTable {
-            raw: data.f64s("raw_probability")?.to_vec(),
-            corrected: data.f64s("corrected_probability")?.to_vec(),
-            ev_open: data.f64s("ev_open")?.to_vec(),
-            normal: data.f64s("normal_approximation")?.to_vec(),
+            raw,
+            corrected,
+            ev_open,
+            normal,
             starts: Vec::new(),
             shape,
             grid,
@@ -213,7 +219,7 @@ impl BidTable {
                 len: (n * (m + 1)) as usize,
             })
         };
-        let starts = index_blocks(schema, data.rows(), table.shape.size(), locate)?;
+        let starts = index_blocks(schema, rows, table.shape.size(), locate)?;
         Ok(BidTable { starts, ..table })
     }
 
@@ -274,7 +280,9 @@ impl PosteriorTable {
     /// As [`BidTable::from_bytes`].
     pub fn from_bytes(bytes: impl Into<Bytes>) -> Result<PosteriorTable> {
         let schema = &BIDDER_POSTERIORS;
-        let (data, grid) = load(bytes, schema)?;
+        let (mut data, grid) = load(bytes, schema)?;
+        let rows = data.rows();
+        let posterior = data.take_f64s("posterior_probability")?;
         let shape = BlockShape(vec![
             grid.max_total_dice as usize + 1,
             grid.max_bidder_dice as usize + 1,
@@ -290,7 +298,7 @@ impl PosteriorTable {
         let (class, rel) = (data.strings("face_class")?, data.f64s("reliability")?);
         let (bid_count, matching) = (data.i32s("bid_count")?, data.i32s("bidder_matching")?);
         let table = PosteriorTable {
-            posterior: data.f64s("posterior_probability")?.to_vec(),
+            posterior,
             starts: Vec::new(),
             shape,
             grid,
@@ -315,7 +323,7 @@ impl PosteriorTable {
                 len: (n * (b + 1)) as usize,
             })
         };
-        let starts = index_blocks(schema, data.rows(), table.shape.size(), locate)?;
+        let starts = index_blocks(schema, rows, table.shape.size(), locate)?;
         Ok(PosteriorTable { starts, ..table })
     }
 
@@ -394,7 +402,9 @@ impl DecisionTable {
     /// As [`BidTable::from_bytes`].
     pub fn from_bytes(bytes: impl Into<Bytes>) -> Result<DecisionTable> {
         let schema = &DECISIONS;
-        let (data, grid) = load(bytes, schema)?;
+        let (mut data, grid) = load(bytes, schema)?;
+        let rows = data.rows();
+        let values = data.take_f64s("expected_value")?;
         let hand_codes: Vec<u32> = grid.hands().iter().filter_map(Hand::code).collect();
         let shape = BlockShape(vec![
             grid.max_players as usize + 1,
@@ -417,8 +427,7 @@ impl DecisionTable {
             data.i32s("raise_count")?,
             data.i32s("raise_face")?,
         );
-        let values = data.f64s("expected_value")?;
-        let mut actions = Vec::with_capacity(data.rows());
+        let mut actions = Vec::with_capacity(rows);
         let mut locate = |row: usize| -> std::result::Result<Slot, String> {
             let p = count(players[row], "players", grid.min_players, grid.max_players)?;
             let n = p * grid.dice_per_player;
@@ -450,10 +459,9 @@ impl DecisionTable {
                 len: (n * 6) as usize,
             })
         };
-        let rows = data.rows();
         let starts = index_blocks(schema, rows, shape.size(), &mut locate)?;
         Ok(DecisionTable {
-            values: values.to_vec(),
+            values,
             grid,
             hand_codes,
             shape,
