@@ -39,17 +39,54 @@ pub struct WrittenTable {
 pub struct TableWriter {
     dir: PathBuf,
     written: Vec<WrittenTable>,
+    /// Files renamed into place but not yet synced to disk (a staging
+    /// writer only; see [`TableWriter::staging`]).
+    unsynced: Vec<PathBuf>,
+    defer_sync: bool,
 }
 
 impl TableWriter {
-    /// A writer into `dir`, which is created if needed.
+    /// A writer into `dir`, which is created if needed. Every file is
+    /// synced to disk before it is renamed into place.
     pub fn new(dir: &Path) -> Result<TableWriter> {
         fs::create_dir_all(dir)
             .with_context(|| format!("cannot create output directory {}", dir.display()))?;
         Ok(TableWriter {
             dir: dir.to_path_buf(),
             written: Vec::new(),
+            unsynced: Vec::new(),
+            defer_sync: false,
         })
+    }
+
+    /// A writer into a staging directory that is published only as a whole:
+    /// files are still written to a temporary file and renamed, but synced
+    /// to disk together by [`TableWriter::sync`], which must run before the
+    /// directory is published. One sync of every file at the end costs one
+    /// journal flush instead of one per table inside each game's build.
+    pub fn staging(dir: &Path) -> Result<TableWriter> {
+        let mut writer = TableWriter::new(dir)?;
+        writer.defer_sync = true;
+        Ok(writer)
+    }
+
+    /// Sync every file written since the last sync, and the directory
+    /// itself, to disk. A no-op for a writer that syncs as it writes.
+    ///
+    /// # Errors
+    /// A file or the directory that cannot be opened or synced.
+    pub fn sync(&mut self) -> Result<()> {
+        for path in self.unsynced.drain(..) {
+            fs::File::open(&path)
+                .and_then(|file| file.sync_all())
+                .with_context(|| format!("cannot sync {}", path.display()))?;
+        }
+        if self.defer_sync {
+            fs::File::open(&self.dir)
+                .and_then(|dir| dir.sync_all())
+                .with_context(|| format!("cannot sync the directory {}", self.dir.display()))?;
+        }
+        Ok(())
     }
 
     /// The output directory.
@@ -66,7 +103,10 @@ impl TableWriter {
     /// Write the encoded `bytes` of `data` and record them.
     fn store(&mut self, data: &TableData, bytes: &[u8]) -> Result<&WrittenTable> {
         let path = self.dir.join(data.schema.file);
-        write_atomically(&path, bytes)?;
+        write_renamed(&path, bytes, !self.defer_sync)?;
+        if self.defer_sync {
+            self.unsynced.push(path);
+        }
         self.written.push(WrittenTable {
             table: data.schema.name,
             file: data.schema.file,
@@ -96,7 +136,7 @@ impl TableWriter {
     }
 
     /// Write `manifest.json` listing every table written so far.
-    pub fn write_manifest(&self, build_seconds: f64) -> Result<()> {
+    pub fn write_manifest(&mut self, build_seconds: f64) -> Result<()> {
         let mut files: Vec<ManifestEntry> = self
             .written
             .iter()
@@ -122,7 +162,12 @@ impl TableWriter {
         };
         let mut json = serde_json::to_vec_pretty(&manifest)?;
         json.push(b'\n');
-        write_atomically(&self.dir.join(MANIFEST_FILE), &json)
+        let path = self.dir.join(MANIFEST_FILE);
+        write_renamed(&path, &json, !self.defer_sync)?;
+        if self.defer_sync {
+            self.unsynced.push(path);
+        }
+        Ok(())
     }
 }
 
@@ -171,6 +216,12 @@ fn encode_heaviest_first(
 /// Write `bytes` to `path` through a temporary file in the same directory and
 /// a rename, after syncing the data to disk.
 pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
+    write_renamed(path, bytes, true)
+}
+
+/// Write `bytes` to `path` through a temporary file in the same directory and
+/// a rename; `sync`: sync the data to disk before the rename.
+fn write_renamed(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
     let file_name = path
         .file_name()
         .with_context(|| format!("{} has no file name", path.display()))?;
@@ -183,8 +234,10 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
             fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
         file.write_all(bytes)
             .with_context(|| format!("cannot write {}", tmp.display()))?;
-        file.sync_all()
-            .with_context(|| format!("cannot sync {}", tmp.display()))?;
+        if sync {
+            file.sync_all()
+                .with_context(|| format!("cannot sync {}", tmp.display()))?;
+        }
         fs::rename(&tmp, path)
             .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
     })();
