@@ -92,7 +92,7 @@ pub struct OracleBuffers {
     candidate: Responses,
     /// The sub-game's payoffs, row-major (handed to the LP and taken back).
     sub: Vec<f64>,
-    /// Column maxima for the pure security actions.
+    /// Column maxima for the pure security actions and the closed forms.
     col_max: Vec<f64>,
     /// The rows and columns of this game's last LP sub-game, and where they
     /// sit in the current one: the LP back end grows its last tableau.
@@ -251,20 +251,31 @@ fn pure_security(game: &impl Payoffs, col_max: &mut Vec<f64>) -> (usize, usize) 
 /// column: the maximin row against the minimax column, first by index), or
 /// the mixed equilibrium of a 2x2 game without one. Both are exact up to
 /// the rounding of two divisions.
-fn closed_form(sub: &PayoffMatrix) -> Option<StrategyPair> {
+///
+/// One pass over the rows finds the row minima and the column maxima
+/// (`col_max` is a reused buffer); comparisons skip NaN as `f64::min` and
+/// `f64::max` do.
+fn closed_form(sub: &PayoffMatrix, col_max: &mut Vec<f64>) -> Option<StrategyPair> {
     let (m, n) = (sub.rows(), sub.cols());
     let mut maximin = (0, f64::NEG_INFINITY);
+    col_max.clear();
+    col_max.resize(n, f64::NEG_INFINITY);
     for r in 0..m {
-        let worst = sub.row(r).iter().copied().fold(f64::INFINITY, f64::min);
+        let mut worst = f64::INFINITY;
+        for (best, &v) in col_max.iter_mut().zip(sub.row(r)) {
+            if v < worst {
+                worst = v;
+            }
+            if v > *best {
+                *best = v;
+            }
+        }
         if worst > maximin.1 {
             maximin = (r, worst);
         }
     }
     let mut minimax = (0, f64::INFINITY);
-    for c in 0..n {
-        let best = (0..m)
-            .map(|r| sub.at(r, c))
-            .fold(f64::NEG_INFINITY, f64::max);
+    for (c, &best) in col_max.iter().enumerate() {
         if best < minimax.1 {
             minimax = (c, best);
         }
@@ -380,7 +391,7 @@ pub fn solve_from_with(
         // A closed form is exact: nothing to polish.
         // Whether the LP back end grew its last tableau for this sub-game.
         let mut grown = false;
-        let (mut pair, mut polished) = match closed_form(&sub) {
+        let (mut pair, mut polished) = match closed_form(&sub, &mut b.col_max) {
             Some(pair) => {
                 stats.closed_forms += 1;
                 (pair, true)
@@ -551,13 +562,13 @@ mod tests {
         let mut native = NativeSolver::new();
         // A saddle point (row 1, column 0) in a 3x3 game.
         let saddle = matrix(3, 3, &[0.1, 0.9, 0.8, 0.4, 0.6, 0.5, 0.2, 0.3, 0.7]);
-        let pair = closed_form(&saddle).expect("saddle point");
+        let pair = closed_form(&saddle, &mut Vec::new()).expect("saddle point");
         assert_eq!(pair.row, vec![0.0, 1.0, 0.0]);
         assert_eq!(pair.col, vec![1.0, 0.0, 0.0]);
         assert_eq!(certify(&saddle, &pair).gap(), 0.0);
         // Matching pennies-like 3x3 without a saddle: no closed form.
         let rock = matrix(3, 3, &[0.5, 0.0, 1.0, 1.0, 0.5, 0.0, 0.0, 1.0, 0.5]);
-        assert!(closed_form(&rock).is_none());
+        assert!(closed_form(&rock, &mut Vec::new()).is_none());
         // Every 2x2 game on a grid of levels: the closed form certifies to
         // rounding and has the LP's value.
         let levels = [0.0, 0.125, 0.3, 0.5, 0.7, 1.0];
@@ -567,7 +578,8 @@ mod tests {
                 for c in levels {
                     for d in levels {
                         let game = matrix(2, 2, &[a, b, c, d]);
-                        let pair = closed_form(&game).expect("2x2 always has a closed form");
+                        let pair = closed_form(&game, &mut Vec::new())
+                            .expect("2x2 always has a closed form");
                         let certificate = certify(&game, &pair);
                         assert!(certificate.gap() <= 1e-15, "{a} {b} {c} {d}");
                         let lp = certify(&game, &native.solve(&game).expect("solves"));
