@@ -21,6 +21,7 @@ use gametab::output::TableWriter;
 use gametab_lookup::murder_plan::model::State;
 use gametab_lookup::murder_plan::{LimitedCards, Offset};
 use gametab_lookup::Tables;
+use rayon::prelude::*;
 
 fn phases(c: &mut Criterion) {
     c.bench_function("turn tables (16 inventories)", |b| b.iter(TurnTables::new));
@@ -78,9 +79,11 @@ fn phases(c: &mut Criterion) {
             b.iter(|| {
                 let solution = solver::solve(8, LpBackend::Native, &|_, _| {}, &|| {}).unwrap();
                 let layers = Layers::enumerate(&solution.successors, 8);
+                // Encoded as `gametab build` does: the tables side by side,
+                // each table's column chunks in parallel.
                 tables::all(&solution, &layers)
-                    .iter()
-                    .map(|data| gametab_lookup::io::write_parquet(data).unwrap().len())
+                    .par_iter()
+                    .map(|data| gametab::output::encode(data).unwrap().len())
                     .sum::<usize>()
             })
         },
