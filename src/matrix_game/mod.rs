@@ -265,7 +265,7 @@ pub fn responses(game: &PayoffMatrix, pair: &StrategyPair) -> (Vec<f64>, Vec<f64
 /// Payoffs of every row against the column strategy (`M tau`) and of every
 /// column against the row strategy (`sigma^T M`), touching only the entries
 /// in the supports. The sums run in increasing index order over the support,
-/// so they are bit for bit those of [`super::responses`] on the full matrix
+/// so they are bit for bit those of [`responses`] on the full matrix
 /// (the skipped terms are exact zeros of non-negative products). `rows` and
 /// `cols` are increasing indices with their probabilities `row_p`, `col_p`.
 pub fn sparse_responses(

@@ -564,7 +564,7 @@ impl MatrixGameSolver for NativeSolver {
         solved
     }
 
-    /// Grow the tableau of the last game solved (see [`NativeSolver::grow`])
+    /// Grow the tableau of the last game solved (see the module documentation)
     /// when it is optimal and the grown game keeps its shift; otherwise, or
     /// when growing fails, solve from scratch.
     fn solve_grown(

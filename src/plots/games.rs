@@ -278,7 +278,7 @@ pub const CLUEDO_B_UNKNOWN: u8 = 2;
 
 /// Cluedo: one category left with three candidates, X (only opponent A may
 /// hold it), Y (only B) and Z (A or B), the other two categories solved;
-/// B has [`CLUEDO_B_UNKNOWN`] unknown cards and A 1..=6. Exact P(in envelope)
+/// B has `CLUEDO_B_UNKNOWN` unknown cards and A 1..=6. Exact P(in envelope)
 /// from the few-candidate table against the published heuristic's.
 pub fn cluedo_exact_vs_heuristic(tables: &Tables) -> Result<LineChart> {
     let table = tables.cluedo()?;

@@ -4,7 +4,7 @@
 //! The engine (evidence model, exact posterior, scoring rules, published
 //! baseline) and the table schema live in `gametab_lookup::werewolf`; this
 //! module solves every situation of
-//! [`EARLY_FAMILY`](gametab_lookup::werewolf::EARLY_FAMILY) in parallel and
+//! [`gametab_lookup::werewolf::EARLY_FAMILY`] in parallel and
 //! writes the `werewolf_early` table, rows sorted by key so the file is the
 //! same whatever the thread count.
 

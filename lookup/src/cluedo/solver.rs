@@ -139,7 +139,7 @@ impl FewCandidatesSolver {
     /// The exact answer for `config`, equal to [`FewCandidates::solve`].
     ///
     /// # Errors
-    /// [`Error::Inconsistent`] when no deal fits the configuration.
+    /// [`crate::Error::Inconsistent`] when no deal fits the configuration.
     pub fn solve(&mut self, config: &FewCandidates) -> Result<FewCandidatesAnswer> {
         let Some(counts) = self.prepare(config) else {
             // A shape `FewCandidates::new` rejects, or too many deals for

@@ -153,7 +153,7 @@ impl BidTable {
     /// Decode and index the table file's bytes.
     ///
     /// # Errors
-    /// As [`read_parquet`]; [`Error::ForeignTable`] for a missing grid;
+    /// As [`crate::io::read_parquet`]; [`Error::ForeignTable`] for a missing grid;
     /// [`Error::BadRow`] for a row out of range or out of order.
     pub fn from_bytes(bytes: impl Into<Bytes>) -> Result<BidTable> {
         let schema = &BID_PROBABILITIES;
