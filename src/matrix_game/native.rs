@@ -452,14 +452,15 @@ impl NativeSolver {
         let mut grown = std::mem::take(&mut self.scratch);
         grown.clear();
         grown.resize((m0 + 1) * width, 0.0);
-        // The shifted payoffs of the new columns on the kept rows, by row.
-        let mut column = std::mem::take(&mut self.ratios);
         for r in 0..=m0 {
             let from = &self.tableau[r * old_width..(r + 1) * old_width];
             let to = &mut grown[r * width..(r + 1) * width];
             to[..n0].copy_from_slice(&from[..n0]);
             to[n] = from[n0];
         }
+        // One new column's shifted payoffs on every row, in the ratio-test
+        // buffer (unused until the next pivot).
+        let mut column = std::mem::take(&mut self.ratios);
         for (k, &c) in new_cols.iter().enumerate() {
             column.clear();
             column.extend((0..m).map(|i| game.at(i, c) + shift));
