@@ -252,40 +252,15 @@ impl NativeSolver {
 impl NativeSolver {
     /// Primal simplex from a primal feasible tableau to optimality.
     fn optimise(&mut self, m: usize, n: usize) -> Result<(), SolveError> {
-        let width = n + 1;
-        let max_pivots = 50 * (m + n) + 100;
-        // Switch to Bland's rule after this many pivots in a row without an
-        // increase of the objective.
-        let stall_limit = m + n;
-        let mut bland = false;
-        let mut stalled = 0;
-        let mut best_objective = self.tableau[m * width + n];
-        let mut pivots = 0;
-        while let Some(q) = self.entering(m, n, bland) {
-            if pivots == max_pivots {
-                return Err(Self::error(format!(
-                    "pivot limit {max_pivots} reached on a {m}x{n} game"
-                )));
-            }
+        let mut run = PivotRun::new(m, n, self.tableau[m * (n + 1) + n], 1.0);
+        while let Some(q) = self.entering(m, n, run.bland) {
+            run.before_pivot("pivot", m, n)?;
             let p = self
-                .leaving(m, n, q, bland)
+                .leaving(m, n, q, run.bland)
                 .ok_or_else(|| Self::error("unbounded (pivot column below tolerance)"))?;
             self.pivot(m, n, p, q);
-            pivots += 1;
             self.pivots += 1;
-            let objective = self.tableau[m * width + n];
-            if !objective.is_finite() {
-                return Err(Self::error("non-finite objective"));
-            }
-            if objective > best_objective {
-                best_objective = objective;
-                stalled = 0;
-            } else {
-                stalled += 1;
-                if stalled > stall_limit {
-                    bland = true;
-                }
-            }
+            run.after_pivot(self.tableau[m * (n + 1) + n])?;
         }
         Ok(())
     }
@@ -298,13 +273,9 @@ impl NativeSolver {
     /// decrease the objective, Bland's rule (smallest labels).
     fn dual_optimise(&mut self, m: usize, n: usize) -> Result<(), SolveError> {
         let width = n + 1;
-        let max_pivots = 50 * (m + n) + 100;
-        let stall_limit = m + n;
-        let mut bland = false;
-        let mut stalled = 0;
-        let mut best_objective = self.tableau[m * width + n];
-        let mut pivots = 0;
+        let mut run = PivotRun::new(m, n, self.tableau[m * width + n], -1.0);
         loop {
+            let bland = run.bland;
             let mut leaving: Option<usize> = None;
             for i in 0..m {
                 let rhs = self.tableau[i * width + n];
@@ -321,11 +292,7 @@ impl NativeSolver {
             let Some(p) = leaving else {
                 return Ok(());
             };
-            if pivots == max_pivots {
-                return Err(Self::error(format!(
-                    "dual pivot limit {max_pivots} reached on a {m}x{n} game"
-                )));
-            }
+            run.before_pivot("dual pivot", m, n)?;
             let row = &self.tableau[p * width..p * width + n];
             let objective = &self.tableau[m * width..m * width + n];
             let mut min_ratio = f64::INFINITY;
@@ -351,21 +318,8 @@ impl NativeSolver {
             }
             let q = entering.expect("a finite minimum ratio has a column");
             self.pivot(m, n, p, q);
-            pivots += 1;
             self.pivots += 1;
-            let objective = self.tableau[m * width + n];
-            if !objective.is_finite() {
-                return Err(Self::error("non-finite objective"));
-            }
-            if objective < best_objective {
-                best_objective = objective;
-                stalled = 0;
-            } else {
-                stalled += 1;
-                if stalled > stall_limit {
-                    bland = true;
-                }
-            }
+            run.after_pivot(self.tableau[m * width + n])?;
         }
     }
 
@@ -525,6 +479,62 @@ impl NativeSolver {
             shift,
         });
         Some(solved)
+    }
+}
+
+/// The bookkeeping of one simplex run: the pivot limit, and the switch to
+/// Bland's rule after a run of pivots that do not improve the objective.
+struct PivotRun {
+    max_pivots: usize,
+    stall_limit: usize,
+    pivots: usize,
+    stalled: usize,
+    /// +1 when the objective should increase (primal), -1 decrease (dual).
+    direction: f64,
+    best: f64,
+    bland: bool,
+}
+
+impl PivotRun {
+    fn new(m: usize, n: usize, objective: f64, direction: f64) -> PivotRun {
+        PivotRun {
+            max_pivots: 50 * (m + n) + 100,
+            stall_limit: m + n,
+            pivots: 0,
+            stalled: 0,
+            direction,
+            best: direction * objective,
+            bland: false,
+        }
+    }
+
+    /// An error once the pivot limit is reached.
+    fn before_pivot(&self, what: &str, m: usize, n: usize) -> Result<(), SolveError> {
+        if self.pivots == self.max_pivots {
+            return Err(NativeSolver::error(format!(
+                "{what} limit {} reached on a {m}x{n} game",
+                self.max_pivots
+            )));
+        }
+        Ok(())
+    }
+
+    /// Count a pivot that left `objective`; an error when it is not finite.
+    fn after_pivot(&mut self, objective: f64) -> Result<(), SolveError> {
+        self.pivots += 1;
+        if !objective.is_finite() {
+            return Err(NativeSolver::error("non-finite objective"));
+        }
+        if self.direction * objective > self.best {
+            self.best = self.direction * objective;
+            self.stalled = 0;
+        } else {
+            self.stalled += 1;
+            if self.stalled > self.stall_limit {
+                self.bland = true;
+            }
+        }
+        Ok(())
     }
 }
 
