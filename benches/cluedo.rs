@@ -8,7 +8,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use gametab::cluedo::simulate::simulated_log;
 use gametab::cluedo::{family, table};
-use gametab_lookup::cluedo::{analyse, FewCandidatesSolver, Model};
+use gametab_games::cluedo::{analyse, FewCandidatesSolver, Model};
 
 fn mid_game(c: &mut Criterion) {
     for players in 3..=6 {

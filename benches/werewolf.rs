@@ -4,7 +4,7 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
-use gametab_lookup::werewolf::{
+use gametab_games::werewolf::{
     rank, Event, EvidenceModel, Game, Player, Posterior, ScoringRule, Setup, Side,
 };
 

@@ -1,19 +1,33 @@
 //! gametab: the offline pipeline that precomputes exact strategy and
 //! probability tables for hidden-information tabletop games.
 //!
-//! Layout: one module per game (the solver or table builder and its CLI),
-//! [`matrix_game`] for the zero-sum matrix-game / LP layer, [`output`] for
-//! writing table files, [`pipeline`] for the whole `gametab build`, [`plots`]
-//! for its SVG charts. The game model types and table schemas live in the
-//! `gametab-lookup` crate, which reads the tables back without any of this.
+//! **The crate rule** (the same for all four games): each game's rules,
+//! models and exact engines live in `gametab-games`; loading table sets and
+//! answering queries from them lives in `gametab-lookup` (schemas, Parquet
+//! reading, the manifest, `Tables`); this crate holds what only a build
+//! needs: solvers ([`matrix_game`]), enumerations and row encoders (one
+//! module per game: [`murder_plan`], [`dice`], [`cluedo`], [`werewolf`]),
+//! the Parquet writer ([`parquet_write`], [`output`]), the build
+//! ([`pipeline`], [`publish`]), [`verify`], the [`plots`], and the command
+//! line. [`registry`] is the one list of games that all of them iterate,
+//! each entry of the shape of [`game`].
+//!
+//! Dependencies point one way: a game's module knows [`options`],
+//! [`output`], [`game`] and the matrix-game layer, never the pipeline or
+//! the registry that lists it; the orchestrators (the pipeline, `verify`,
+//! the plots, `main`) iterate the registry.
 
 pub mod cluedo;
 pub mod dice;
-pub mod lookup_cli;
+pub mod game;
 pub mod matrix_game;
 pub mod murder_plan;
+pub mod options;
 pub mod output;
+pub mod parquet_write;
 pub mod pipeline;
 pub mod plots;
+pub mod publish;
+pub mod registry;
 pub mod verify;
 pub mod werewolf;

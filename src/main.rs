@@ -1,16 +1,20 @@
 //! The `gametab` command line: thin glue from validated arguments to the
-//! library. Each subcommand's arguments live beside its game; `main` prints
-//! the error chain once and returns a non-zero exit code on failure.
+//! library. `build` and `verify` are the pipeline's own commands; every
+//! other subcommand belongs to a game and comes from the game registry
+//! ([`gametab::registry::BUILDS`]), its arguments defined beside the game.
+//! `main` prints the error chain once and returns a non-zero exit code on
+//! failure.
 
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
 
 use anyhow::{bail, Result};
-use clap::{Parser, Subcommand};
+use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
 use gametab::matrix_game::LpBackend;
 use gametab::pipeline::{self, BuildOptions};
+use gametab::registry::{self, BUILDS};
 
 #[derive(Debug, Parser)]
 #[command(
@@ -27,17 +31,6 @@ struct Cli {
 enum Command {
     /// Build every table into the output directory.
     Build(BuildArgs),
-    /// Answer a query from built tables (lookup crate only, JSON output).
-    Lookup(gametab::lookup_cli::LookupArgs),
-    /// Murder Plan (Tragedy Looper): solve single states.
-    #[command(subcommand)]
-    MurderPlan(gametab::murder_plan::cli::MurderPlanCommand),
-    /// Cluedo: the exact notebook of a game log.
-    Cluedo(gametab::cluedo::cli::Args),
-    /// Werewolf: exact P(wolf) per player and the vote ranking of a game log.
-    Werewolf(gametab::werewolf::cli::WerewolfArgs),
-    /// Liar's Dice: odds of a standing bid, the bidder's posterior and advice.
-    Dice(gametab::dice::cli::DiceArgs),
     /// Check a built table directory: manifest, digests, certificates, recomputed rows.
     Verify(gametab::verify::cli::VerifyArgs),
 }
@@ -99,17 +92,30 @@ fn run_build(args: BuildArgs) -> Result<()> {
     Ok(())
 }
 
-fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match cli.command {
+/// The whole command line: the pipeline's commands, then every game's.
+fn command_line() -> clap::Command {
+    let commands = BUILDS.iter().flat_map(|game| game.commands);
+    commands.fold(Cli::command(), |cli, command| {
+        cli.subcommand((command.command)())
+    })
+}
+
+/// Parse the command line and run the command it names.
+fn run() -> Result<()> {
+    let matches = command_line().get_matches();
+    if let Some((name, game_matches)) = matches.subcommand() {
+        if let Some(command) = registry::command_named(name) {
+            return (command.run)(game_matches);
+        }
+    }
+    match Cli::from_arg_matches(&matches)?.command {
         Command::Build(args) => run_build(args),
-        Command::Lookup(args) => gametab::lookup_cli::run(args),
-        Command::MurderPlan(command) => gametab::murder_plan::cli::run(command),
-        Command::Cluedo(args) => gametab::cluedo::cli::run(&args),
-        Command::Werewolf(args) => gametab::werewolf::cli::run(&args),
-        Command::Dice(args) => gametab::dice::cli::run(args),
         Command::Verify(args) => gametab::verify::cli::run(&args),
-    };
+    }
+}
+
+fn main() -> ExitCode {
+    let result = run();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {

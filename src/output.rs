@@ -8,11 +8,10 @@ use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
 use anyhow::{Context, Result};
-use gametab_lookup::io::{
-    blake2_hex, write_parquet_with, ColumnChunkJob, EncodedColumnChunk, TableData,
-    GENERATOR_VERSION,
-};
+use gametab_lookup::io::{blake2_hex, TableData, GENERATOR_VERSION};
 use gametab_lookup::manifest::{Manifest, ManifestEntry, MANIFEST_FILE};
+
+use crate::parquet_write::{write_parquet_with, ColumnChunkJob, EncodedColumnChunk};
 
 /// What was written for one table: the facts the manifest and the build
 /// summary report.
@@ -135,6 +134,33 @@ impl TableWriter {
         &self.written
     }
 
+    /// Check that the tables written are exactly those of the game
+    /// registry ([`gametab_lookup::all_schemas`]), each once: a build that
+    /// forgot a table, or wrote one twice or one no game owns, fails here
+    /// instead of publishing a set the lookup crate cannot load.
+    ///
+    /// # Errors
+    /// Naming the first missing, repeated or unknown table.
+    pub fn check_complete(&self) -> Result<()> {
+        let mut written: Vec<&str> = self.written.iter().map(|w| w.file).collect();
+        written.sort_unstable();
+        if let Some(twice) = written.windows(2).find(|w| w[0] == w[1]) {
+            anyhow::bail!("table {} was written twice", twice[0]);
+        }
+        for schema in gametab_lookup::all_schemas() {
+            if written.binary_search(&schema.file).is_err() {
+                anyhow::bail!("no builder wrote table {}", schema.file);
+            }
+        }
+        if let Some(unknown) = written
+            .iter()
+            .find(|file| !gametab_lookup::all_schemas().any(|s| s.file == **file))
+        {
+            anyhow::bail!("table {unknown} belongs to no game of the registry");
+        }
+        Ok(())
+    }
+
     /// Write `manifest.json` listing every table written so far.
     pub fn write_manifest(&mut self, build_seconds: f64) -> Result<()> {
         let mut files: Vec<ManifestEntry> = self
@@ -173,7 +199,7 @@ impl TableWriter {
 
 /// Encode `data` as Parquet with its column chunks encoded in parallel on
 /// the current rayon pool (the bytes are those of
-/// [`gametab_lookup::io::write_parquet`]).
+/// [`crate::parquet_write::write_parquet`]).
 pub fn encode(data: &TableData) -> Result<Vec<u8>> {
     Ok(write_parquet_with(data, encode_heaviest_first)?)
 }

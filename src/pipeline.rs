@@ -1,47 +1,22 @@
-//! `gametab build`: run every game's table builder into a staging directory,
-//! sync the new set to disk, verify it by loading it with the lookup crate,
-//! draw the plots from it, and only then publish it by swapping the whole
-//! directory with the output directory, so a failed or interrupted build
-//! never replaces good tables with a partial or mixed set.
+//! `gametab build`: run every game's table builder (in registry order,
+//! [`crate::registry::BUILDS`]) into a staging directory, sync the new set
+//! to disk, verify it by loading it with the lookup crate, draw the plots
+//! from it, and only then publish it ([`crate::publish`]), so a failed or
+//! interrupted build never replaces good tables with a partial or mixed set.
 //!
 //! The staging writer ([`TableWriter::staging`]) renames each table into
 //! place without syncing it; all of them (and the manifest) are synced
 //! together before verification, one journal flush instead of one per table.
-//!
-//! Publishing moves no table file into `out` one by one: an interruption
-//! between such moves would leave new tables beside the old manifest, which
-//! only the Murder Plan loader would notice. Instead the files of `out` that
-//! a build does not write (the committed `README.md`) are copied into the
-//! staging directory, and the two directories are exchanged with one
-//! `renameat2(RENAME_EXCHANGE)` (Linux, glibc). Where that is unavailable,
-//! `out` is renamed to a hidden `.<out>.previous` and the staging directory
-//! to `out`; if that is interrupted between the two renames, the next build
-//! first moves `.<out>.previous` back ([`recover`]).
 
 use std::fs;
-use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
-use gametab_lookup::manifest::MANIFEST_FILE;
+use anyhow::{Context, Result};
 
+pub use crate::options::BuildOptions;
 use crate::output::TableWriter;
-
-/// Options of a whole build, validated before any work starts.
-#[derive(Debug, Clone)]
-pub struct BuildOptions {
-    /// Output directory.
-    pub out: PathBuf,
-    /// Worker threads for the parallel phases (at least 1).
-    pub threads: usize,
-    /// Show progress bars on standard error.
-    pub progress: bool,
-    /// LP back end of the matrix games (Murder Plan).
-    pub lp: crate::matrix_game::LpBackend,
-    /// File of the Murder Plan solved-game cache (bincode; see
-    /// [`crate::murder_plan::cache`]), or `None` to solve everything afresh.
-    pub cache: Option<PathBuf>,
-}
+use crate::publish::{publish, recover, staging_dir};
+use crate::registry::BUILDS;
 
 /// The [`GameReport::game`] of the verification's line in the summary.
 pub const VERIFICATION: &str = "verification";
@@ -56,179 +31,6 @@ pub struct GameReport {
     pub elapsed: Duration,
     /// Human-readable summary lines (counts, per-phase times).
     pub lines: Vec<String>,
-}
-
-/// A hidden sibling `.<out name>.<suffix>` of `out`, on the same file
-/// system so renames between them are atomic.
-fn sibling(out: &Path, suffix: &str) -> PathBuf {
-    let name = out
-        .file_name()
-        .map_or_else(|| "tables".into(), |n| n.to_string_lossy().into_owned());
-    out.with_file_name(format!(".{name}.{suffix}"))
-}
-
-/// The staging directory of a build into `out`.
-fn staging_dir(out: &Path) -> PathBuf {
-    sibling(out, "staging")
-}
-
-/// Where the fallback publish keeps the previous set between its two
-/// renames.
-fn previous_dir(out: &Path) -> PathBuf {
-    sibling(out, "previous")
-}
-
-/// Whether a file in `out` is build output (replaced by every build) rather
-/// than something to carry into the new set.
-fn is_build_output(name: &str) -> bool {
-    name == MANIFEST_FILE
-        || name == crate::plots::PLOTS_DIR
-        || name.ends_with(".parquet")
-        || name.ends_with(".tmp")
-}
-
-/// Copy every file of `out` that a build does not write (such as the
-/// committed `README.md`) into `staging`, and give `staging` the
-/// permissions of `out`.
-///
-/// # Errors
-/// When `out` holds a directory or any other non-file entry that is not
-/// build output: a build replaces the whole directory and will not move
-/// such things around; or when a copy fails.
-fn carry_over(out: &Path, staging: &Path) -> Result<()> {
-    let entries = fs::read_dir(out).with_context(|| format!("cannot list {}", out.display()))?;
-    for entry in entries {
-        let entry = entry.with_context(|| format!("cannot list {}", out.display()))?;
-        let name = entry.file_name().to_string_lossy().into_owned();
-        if is_build_output(&name) {
-            continue;
-        }
-        let path = entry.path();
-        let kind = entry
-            .file_type()
-            .with_context(|| format!("cannot stat {}", path.display()))?;
-        if !kind.is_file() {
-            bail!(
-                "{} is not a table file; the output directory is replaced as a whole, so it may \
-                 only hold files (move {name} elsewhere or choose another --out)",
-                path.display()
-            );
-        }
-        fs::copy(&path, staging.join(&name))
-            .with_context(|| format!("cannot copy {} into the new tables", path.display()))?;
-    }
-    let permissions = fs::metadata(out)
-        .with_context(|| format!("cannot stat {}", out.display()))?
-        .permissions();
-    fs::set_permissions(staging, permissions)
-        .with_context(|| format!("cannot set the permissions of {}", staging.display()))
-}
-
-/// Atomically exchange two directories (Linux `renameat2` with
-/// `RENAME_EXCHANGE`); `Ok(false)` when the system or file system cannot.
-#[cfg(all(target_os = "linux", target_env = "gnu"))]
-fn exchange(a: &Path, b: &Path) -> Result<bool> {
-    use std::ffi::{c_char, c_int, c_uint, CString};
-    use std::os::unix::ffi::OsStrExt;
-    const AT_FDCWD: c_int = -100;
-    const RENAME_EXCHANGE: c_uint = 2;
-    unsafe extern "C" {
-        // glibc >= 2.28.
-        fn renameat2(
-            old_dir: c_int,
-            old_path: *const c_char,
-            new_dir: c_int,
-            new_path: *const c_char,
-            flags: c_uint,
-        ) -> c_int;
-    }
-    let c_path = |p: &Path| {
-        CString::new(p.as_os_str().as_bytes())
-            .with_context(|| format!("{} contains a NUL byte", p.display()))
-    };
-    let (a_c, b_c) = (c_path(a)?, c_path(b)?);
-    // SAFETY: both pointers are valid NUL-terminated strings for the call.
-    let status = unsafe {
-        renameat2(
-            AT_FDCWD,
-            a_c.as_ptr(),
-            AT_FDCWD,
-            b_c.as_ptr(),
-            RENAME_EXCHANGE,
-        )
-    };
-    if status == 0 {
-        return Ok(true);
-    }
-    let error = std::io::Error::last_os_error();
-    match error.raw_os_error() {
-        // Not supported by the kernel or this file system: use the fallback.
-        Some(22 | 38 | 95) => Ok(false),
-        _ => Err(error)
-            .with_context(|| format!("cannot exchange {} and {}", a.display(), b.display())),
-    }
-}
-
-/// Atomic exchange is not available here: always use the fallback.
-#[cfg(not(all(target_os = "linux", target_env = "gnu")))]
-fn exchange(_a: &Path, _b: &Path) -> Result<bool> {
-    Ok(false)
-}
-
-/// Replace `out` by `staging` with two renames, keeping the old set at
-/// [`previous_dir`] in between; then delete the old set.
-fn replace_by_renames(staging: &Path, out: &Path) -> Result<()> {
-    let previous = previous_dir(out);
-    if previous.exists() {
-        fs::remove_dir_all(&previous)
-            .with_context(|| format!("cannot clear {}", previous.display()))?;
-    }
-    fs::rename(out, &previous).with_context(|| format!("cannot move {} aside", out.display()))?;
-    fs::rename(staging, out)
-        .with_context(|| format!("cannot move the new tables into {}", out.display()))?;
-    fs::remove_dir_all(&previous).with_context(|| format!("cannot remove {}", previous.display()))
-}
-
-/// Make a verified staging directory the output directory: rename it into
-/// place when `out` does not exist, otherwise carry the non-table files of
-/// `out` over and swap the two directories; the previous set is deleted.
-pub fn publish(staging: &Path, out: &Path) -> Result<()> {
-    if !out.exists() {
-        return fs::rename(staging, out)
-            .with_context(|| format!("cannot move {} to {}", staging.display(), out.display()));
-    }
-    carry_over(out, staging)?;
-    if exchange(staging, out)? {
-        // `staging` now holds the previous set.
-        fs::remove_dir_all(staging)
-            .with_context(|| format!("cannot remove the previous set in {}", staging.display()))
-    } else {
-        replace_by_renames(staging, out)
-    }
-}
-
-/// Undo an interrupted fallback publish: when `out` is missing but the
-/// previous set waits in `.<out>.previous`, move it back; when both exist,
-/// the publish had finished and the previous set is deleted. Returns whether
-/// anything was done.
-pub fn recover(out: &Path) -> Result<bool> {
-    let previous = previous_dir(out);
-    if !previous.exists() {
-        return Ok(false);
-    }
-    if out.exists() {
-        fs::remove_dir_all(&previous)
-            .with_context(|| format!("cannot remove {}", previous.display()))?;
-    } else {
-        fs::rename(&previous, out).with_context(|| {
-            format!(
-                "cannot restore {} from {}",
-                out.display(),
-                previous.display()
-            )
-        })?;
-    }
-    Ok(true)
 }
 
 /// Run every game's builder and publish the verified tables into
@@ -247,21 +49,16 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
         .num_threads(options.threads)
         .build()?;
     let mut reports = Vec::new();
-    let builders: &[(&str, GameBuilder)] = &[
-        ("murder plan", crate::murder_plan::build_tables),
-        ("cluedo", crate::cluedo::build_tables),
-        ("werewolf", crate::werewolf::build_tables),
-        ("liars dice", crate::dice::build_tables),
-    ];
-    for (game, builder) in builders {
+    for game in &BUILDS {
         let start = Instant::now();
-        let lines = pool.install(|| builder(options, &mut writer))?;
+        let lines = pool.install(|| (game.build)(options, &mut writer))?;
         reports.push(GameReport {
-            game,
+            game: game.name(),
             elapsed: start.elapsed(),
             lines,
         });
     }
+    writer.check_complete()?;
     writer.write_manifest(started.elapsed().as_secs_f64())?;
     // The charts are drawn from the set this verification has loaded.
     let start = Instant::now();
@@ -291,137 +88,4 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
     });
     publish(&staging, &options.out)?;
     Ok(reports)
-}
-
-/// A game's table builder: writes its tables and returns summary lines.
-pub type GameBuilder = fn(&BuildOptions, &mut TableWriter) -> Result<Vec<String>>;
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn write(dir: &Path, files: &[(&str, &str)]) {
-        fs::create_dir_all(dir).unwrap();
-        for (name, text) in files {
-            fs::write(dir.join(name), text).unwrap();
-        }
-    }
-
-    fn contents(dir: &Path) -> Vec<(String, String)> {
-        let mut files: Vec<_> = fs::read_dir(dir)
-            .unwrap()
-            .map(|e| {
-                let e = e.unwrap();
-                let name = e.file_name().to_string_lossy().into_owned();
-                (name, fs::read_to_string(e.path()).unwrap())
-            })
-            .collect();
-        files.sort();
-        files
-    }
-
-    /// An output directory with an old set and its README, and a staging
-    /// directory with a new set.
-    fn setup() -> (tempfile::TempDir, PathBuf, PathBuf) {
-        let root = tempfile::tempdir().unwrap();
-        let out = root.path().join("tables");
-        write(
-            &out,
-            &[
-                ("README.md", "docs"),
-                ("manifest.json", "old manifest"),
-                ("old.parquet", "stale table"),
-                ("kept.parquet", "old table"),
-            ],
-        );
-        let staging = staging_dir(&out);
-        write(
-            &staging,
-            &[
-                ("manifest.json", "new manifest"),
-                ("kept.parquet", "new table"),
-            ],
-        );
-        (root, out, staging)
-    }
-
-    fn new_set() -> Vec<(String, String)> {
-        [
-            ("README.md", "docs"),
-            ("kept.parquet", "new table"),
-            ("manifest.json", "new manifest"),
-        ]
-        .map(|(a, b)| (a.to_string(), b.to_string()))
-        .to_vec()
-    }
-
-    #[test]
-    fn publish_swaps_whole_directories_and_keeps_the_readme() {
-        let (root, out, staging) = setup();
-        publish(&staging, &out).unwrap();
-        assert_eq!(contents(&out), new_set(), "no stale or old table survives");
-        assert!(!staging.exists() && !previous_dir(&out).exists());
-        assert_eq!(fs::read_dir(root.path()).unwrap().count(), 1);
-        // Into a directory that does not exist yet.
-        let fresh = root.path().join("fresh");
-        write(&staging_dir(&fresh), &[("manifest.json", "m")]);
-        publish(&staging_dir(&fresh), &fresh).unwrap();
-        assert_eq!(contents(&fresh).len(), 1);
-    }
-
-    #[test]
-    fn the_rename_fallback_gives_the_same_result() {
-        let (_root, out, staging) = setup();
-        carry_over(&out, &staging).unwrap();
-        replace_by_renames(&staging, &out).unwrap();
-        assert_eq!(contents(&out), new_set());
-        assert!(!staging.exists() && !previous_dir(&out).exists());
-    }
-
-    #[test]
-    fn an_interrupted_fallback_is_recovered_by_the_next_build() {
-        // Interrupted between the two renames: no `out`, the old set aside.
-        let (_root, out, _staging) = setup();
-        let old = contents(&out);
-        fs::rename(&out, previous_dir(&out)).unwrap();
-        assert!(recover(&out).unwrap());
-        assert_eq!(contents(&out), old);
-        assert!(!previous_dir(&out).exists());
-        // Interrupted after both renames: the new set is in place.
-        write(&previous_dir(&out), &[("manifest.json", "older")]);
-        assert!(recover(&out).unwrap());
-        assert_eq!(contents(&out), old);
-        assert!(!previous_dir(&out).exists());
-        assert!(!recover(&out).unwrap());
-    }
-
-    #[test]
-    fn a_subdirectory_in_the_output_is_refused_before_anything_moves() {
-        let (_root, out, staging) = setup();
-        fs::create_dir(out.join("notes")).unwrap();
-        let before = fs::read_dir(&out).unwrap().count();
-        let error = publish(&staging, &out).unwrap_err();
-        assert!(format!("{error:#}").contains("notes"), "{error:#}");
-        assert_eq!(fs::read_dir(&out).unwrap().count(), before);
-        assert_eq!(
-            fs::read_to_string(out.join("manifest.json")).unwrap(),
-            "old manifest"
-        );
-    }
-
-    #[test]
-    fn exchange_swaps_two_directories_or_declines() {
-        let root = tempfile::tempdir().unwrap();
-        let (a, b) = (root.path().join("a"), root.path().join("b"));
-        write(&a, &[("x", "in a")]);
-        write(&b, &[("y", "in b")]);
-        if exchange(&a, &b).unwrap() {
-            assert_eq!(fs::read_to_string(a.join("y")).unwrap(), "in b");
-            assert_eq!(fs::read_to_string(b.join("x")).unwrap(), "in a");
-        } else {
-            // Declined: nothing moved, the caller falls back to renames.
-            assert!(a.join("x").exists() && b.join("y").exists());
-            eprintln!("no atomic directory exchange here: publish uses two renames");
-        }
-    }
 }

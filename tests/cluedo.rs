@@ -1,15 +1,21 @@
 //! Integration tests of the Cluedo table builder and CLI glue: the
 //! tabulated family against a brute-force enumeration, rows equal to a fresh
-//! exact count, deterministic bytes across thread counts, and simulated logs
-//! that the engine accepts.
+//! exact count, deterministic bytes across thread counts, simulated logs
+//! that the engine accepts, and a write-then-read round trip of a small
+//! few-candidate table answering queries (from the table and, outside it,
+//! from the engine).
+
+use std::collections::BTreeMap;
 
 use bytes::Bytes;
 use gametab::cluedo::{family, simulate::simulated_log, table};
-use gametab_lookup::cluedo::schema::{MAX_ACTIVE_OPPONENTS, MAX_UNKNOWN_WITH_THREE_ACTIVE};
-use gametab_lookup::cluedo::{
-    analyse, FewCandidates, FewCandidatesTable, Model, Opponents, Source,
+use gametab::parquet_write::write_parquet;
+use gametab_games::cluedo::{analyse, FewCandidates, Model, Opponents};
+use gametab_lookup::cluedo::schema::{
+    FEW_CANDIDATES, MAX_ACTIVE_OPPONENTS, MAX_UNKNOWN_WITH_THREE_ACTIVE,
 };
-use gametab_lookup::io::write_parquet;
+use gametab_lookup::cluedo::{FewCandidatesTable, Source};
+use gametab_lookup::io::{read_parquet, Column, TableData};
 
 /// The family the slow way: every triple of sorted holder lists over every
 /// sorted vector of unknown cards, kept when `canonical()` leaves it as it
@@ -82,12 +88,12 @@ fn few_candidate_table_is_exact_and_deterministic() {
     // two-opponent (three-player) family alone has thousands.
     assert!(family.iter().filter(|c| c.active_opponents() == 2).count() > 10_000);
     assert!(family.iter().any(|c| c.active_opponents() == 3));
-    let data = table(&family);
+    let data = table(&family).unwrap();
     let single = rayon::ThreadPoolBuilder::new()
         .num_threads(1)
         .build()
         .unwrap();
-    let again = single.install(|| table(&family));
+    let again = single.install(|| table(&family)).unwrap();
     let bytes = write_parquet(&data).unwrap();
     assert_eq!(bytes, write_parquet(&again).unwrap());
     let lookup = FewCandidatesTable::from_bytes(Bytes::from(bytes)).unwrap();
@@ -116,4 +122,129 @@ fn simulated_mid_game_logs_are_consistent() {
             }
         }
     }
+}
+
+/// A small table: every canonical configuration with one opponent holding
+/// unknown cards.
+fn small_table() -> (Vec<FewCandidates>, TableData) {
+    let holder_lists: Vec<Vec<Opponents>> = (1..=3)
+        .flat_map(|len| {
+            (0..(1 << len)).map(move |bits: u8| {
+                (0..len)
+                    .map(|i| Opponents(bits >> i & 1))
+                    .collect::<Vec<_>>()
+            })
+        })
+        .collect();
+    let mut family = Vec::new();
+    for u in 1..=6u8 {
+        for a in &holder_lists {
+            for b in &holder_lists {
+                for c in &holder_lists {
+                    let k = a.len() + b.len() + c.len();
+                    let Some(other) = (usize::from(u) + 3).checked_sub(k) else {
+                        continue;
+                    };
+                    let config =
+                        FewCandidates::new([a.clone(), b.clone(), c.clone()], vec![u], other as u8)
+                            .unwrap();
+                    let canonical = config.canonical().0;
+                    if canonical == config
+                        && canonical.solve().is_ok()
+                        && !family.contains(&canonical)
+                    {
+                        family.push(canonical);
+                    }
+                }
+            }
+        }
+    }
+    family.sort_by_key(|c| (c.unknown_text(), c.holders_text()));
+    let (mut un, mut ho, mut ca, mut cn, mut ac, mut ot, mut de, mut en, mut pe, mut ph) = (
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+        vec![],
+    );
+    for config in &family {
+        let answer = config.solve().unwrap();
+        for (c, list) in answer.candidates.iter().enumerate() {
+            for (i, a) in list.iter().enumerate() {
+                un.push(config.unknown_text());
+                ho.push(config.holders_text());
+                ca.push(c as i32);
+                cn.push(i as i32);
+                ac.push(config.active_opponents() as i32);
+                ot.push(i32::from(config.other_cards));
+                de.push(answer.deals as i64);
+                en.push(a.envelope_deals as i64);
+                pe.push(a.p_envelope);
+                ph.push(a.p_heuristic);
+            }
+        }
+    }
+    let columns = [
+        ("unknown_cards", Column::Utf8(un.into())),
+        ("holders", Column::Utf8(ho.into())),
+        ("category", Column::Int32(ca)),
+        ("candidate", Column::Int32(cn)),
+        ("active_opponents", Column::Int32(ac)),
+        ("other_cards", Column::Int32(ot)),
+        ("deals", Column::Int64(de)),
+        ("envelope_deals", Column::Int64(en)),
+        ("p_envelope", Column::Float64(pe)),
+        ("p_heuristic", Column::Float64(ph)),
+    ];
+    let data = TableData::from_named(FEW_CANDIDATES, columns, BTreeMap::new()).unwrap();
+    (family, data)
+}
+
+#[test]
+fn table_round_trip_answers_like_the_engine() {
+    let (family, data) = small_table();
+    assert!(family.len() > 50);
+    let bytes = write_parquet(&data).unwrap();
+    assert_eq!(
+        read_parquet(Bytes::from(bytes.clone()), &FEW_CANDIDATES).unwrap(),
+        data
+    );
+    let table = FewCandidatesTable::from_bytes(Bytes::from(bytes)).unwrap();
+    assert_eq!(table.configurations(), family.len());
+    // The stored answers in file order: the family's, each as counted.
+    assert_eq!(table.rows(), data.rows());
+    assert_eq!(table.answers().len(), family.len());
+    for (config, stored) in family.iter().zip(table.answers()) {
+        assert_eq!(stored, &config.solve().unwrap(), "{config}");
+    }
+    for config in &family {
+        // Reverse each category: the table still answers, in query order.
+        let reversed = FewCandidates::new(
+            std::array::from_fn(|c| config.holders[c].iter().rev().copied().collect()),
+            config.unknown.clone(),
+            config.other_cards,
+        )
+        .unwrap();
+        let (answer, source) = table.answer(&reversed).unwrap();
+        assert_eq!(source, Source::Table);
+        assert_eq!(answer, reversed.solve().unwrap());
+    }
+    // Two opponents with unknown cards: not in this table, answered exactly.
+    let ab = Opponents(0b11);
+    let outside = FewCandidates::new(
+        [vec![Opponents(0)], vec![ab, Opponents(1)], vec![ab]],
+        vec![1, 1],
+        1,
+    )
+    .unwrap();
+    let (answer, source) = table.answer(&outside).unwrap();
+    assert_eq!(source, Source::Engine);
+    assert_eq!(answer, outside.solve().unwrap());
+    // Corrupted bytes are an error, not a panic.
+    assert!(FewCandidatesTable::from_bytes(Bytes::from_static(b"PAR1 not a table")).is_err());
 }

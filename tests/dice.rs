@@ -8,13 +8,16 @@ use std::process::Command;
 
 use gametab::dice::{build_tables_on, rows};
 use gametab::output::TableWriter;
-use gametab_lookup::dice::schema::{ALL, BIDDER_POSTERIORS, BID_PROBABILITIES, DECISIONS};
-use gametab_lookup::dice::{
-    bidder_posterior, Bid, BidQuestion, BidRow, BidTable, DecisionKey, DecisionRow, DiceGrid,
-    DiceInPlay, DiceTables, Face, FaceClass, PosteriorQuestion, Reliability, Source, Variant,
+use gametab::parquet_write::write_parquet;
+use gametab_games::dice::{
+    bidder_posterior, Bid, BidQuestion, BidRow, DecisionKey, DecisionRow, DiceGrid, DiceInPlay,
+    Face, FaceClass, PosteriorQuestion, Reliability, Variant,
 };
-use gametab_lookup::io::{write_parquet, Column, TableData};
+use gametab_lookup::dice::schema::{ALL, BIDDER_POSTERIORS, BID_PROBABILITIES, DECISIONS};
+use gametab_lookup::dice::{BidTable, DiceTables, Source};
+use gametab_lookup::io::{Column, TableData};
 use gametab_lookup::Error;
+use gametab_lookup::Tables;
 
 /// A grid small enough to check every row: N <= 12, m and n_b in 1..=3,
 /// three reliabilities, decisions for 2 players with 2 dice each.
@@ -34,7 +37,14 @@ fn small_grid() -> DiceGrid {
 
 fn build(dir: &Path, grid: &DiceGrid) -> Vec<String> {
     let mut writer = TableWriter::new(dir).unwrap();
-    build_tables_on(grid, &mut writer).unwrap()
+    let lines = build_tables_on(grid, &mut writer).unwrap();
+    writer.write_manifest(0.0).unwrap();
+    lines
+}
+
+/// The dice tables of `dir`, loaded the one way tables load.
+fn open_dice(dir: &Path) -> gametab_lookup::Result<DiceTables> {
+    Tables::open(dir)?.dice().cloned()
 }
 
 fn rel(r: f64) -> Reliability {
@@ -47,7 +57,7 @@ fn every_stored_row_is_the_engine_answer() {
     let grid = small_grid();
     let lines = build(dir.path(), &grid);
     assert_eq!(lines.len(), 3);
-    let tables = DiceTables::open(dir.path()).unwrap();
+    let tables = open_dice(dir.path()).unwrap();
     assert_eq!(tables.grid(), &grid);
 
     let mut bid_rows = 0;
@@ -111,7 +121,7 @@ fn every_stored_row_is_the_engine_answer() {
 fn off_the_grid_the_engine_answers() {
     let dir = tempfile::tempdir().unwrap();
     build(dir.path(), &small_grid());
-    let tables = DiceTables::open(dir.path()).unwrap();
+    let tables = open_dice(dir.path()).unwrap();
     let on = BidQuestion::new(
         DiceInPlay::new(10, 2, 3).unwrap(),
         Variant::Plain,
@@ -244,6 +254,16 @@ fn damaged_or_foreign_files_are_errors() {
         raw[5] = 1.5;
     }
     assert!(matches!(table(&data), Err(Error::BadRow { row: 5, .. })));
+    // A builder that swapped two same-typed columns (the raw and the
+    // corrected probability under each other's names) writes a file the
+    // loader refuses: ev_open no longer matches the corrected column.
+    let mut data = rows::bid_probabilities(&grid).unwrap();
+    let raw = BID_PROBABILITIES.column_index("raw_probability").unwrap();
+    let corrected = BID_PROBABILITIES
+        .column_index("corrected_probability")
+        .unwrap();
+    data.columns.swap(raw, corrected);
+    assert!(matches!(table(&data), Err(Error::BadRow { .. })));
     let mut data = rows::bid_probabilities(&grid).unwrap();
     for column in &mut data.columns {
         match column {
@@ -262,7 +282,7 @@ fn damaged_or_foreign_files_are_errors() {
 
     std::fs::remove_file(dir.path().join(DECISIONS.file)).unwrap();
     assert!(matches!(
-        DiceTables::open(dir.path()),
+        open_dice(dir.path()),
         Err(Error::MissingFile { .. })
     ));
 }

@@ -12,11 +12,13 @@ use gametab::murder_plan::layers::Layers;
 use gametab::murder_plan::solver::{self, Solution};
 use gametab::murder_plan::tables;
 use gametab::output::TableWriter;
+use gametab::parquet_write::write_parquet;
 use gametab::pipeline::BuildOptions;
-use gametab_lookup::dice::{DiceGrid, Reliability};
-use gametab_lookup::io::{read_parquet, write_parquet, Column};
-use gametab_lookup::murder_plan::model::State;
-use gametab_lookup::murder_plan::{schema, BrainTarget, Offset};
+use gametab_games::dice::{DiceGrid, Reliability};
+use gametab_games::murder_plan::model::State;
+use gametab_games::murder_plan::{BrainTarget, Offset};
+use gametab_lookup::io::{read_parquet, Column};
+use gametab_lookup::murder_plan::schema;
 use gametab_lookup::{Error, Tables};
 
 struct Fixture {
@@ -31,7 +33,7 @@ fn fixture() -> &'static Fixture {
         let layers = Layers::enumerate(&solution.successors, 8);
         let dir = tempfile::tempdir().unwrap();
         let mut writer = TableWriter::new(dir.path()).unwrap();
-        for data in tables::all(&solution, &layers) {
+        for data in tables::all(&solution, &layers).unwrap() {
             writer.write(&data).unwrap();
         }
         writer.write_manifest(0.0).unwrap();
@@ -59,7 +61,7 @@ fn loaded() -> &'static Tables {
 
 #[test]
 fn values_gaps_and_brain_choices_match_the_solver() {
-    let (s, t) = (&fixture().solution, &loaded().murder_plan);
+    let (s, t) = (&fixture().solution, loaded().murder_plan().unwrap());
     for d in 0..=8u8 {
         for state in State::all() {
             assert_eq!(t.value(d, state).unwrap(), s.value(d, state));
@@ -78,7 +80,7 @@ fn values_gaps_and_brain_choices_match_the_solver() {
 
 #[test]
 fn strategies_match_the_solver_and_sum_to_one() {
-    let (s, t) = (&fixture().solution, &loaded().murder_plan);
+    let (s, t) = (&fixture().solution, loaded().murder_plan().unwrap());
     for d in 1..=8u8 {
         for state in State::all().filter(|s| !s.is_win()) {
             let (row, col) = s.strategies(d, state).unwrap();
@@ -111,7 +113,7 @@ fn strategies_match_the_solver_and_sum_to_one() {
 
 #[test]
 fn sampling_is_cumulative_over_the_stored_order() {
-    let t = &loaded().murder_plan;
+    let t = loaded().murder_plan().unwrap();
     let state = State::start(Offset::new(0, 1).unwrap(), Offset::new(1, 0).unwrap());
     let support = t.mastermind_strategy(8, state).unwrap();
     assert!(support.len() >= 2, "a mixed strategy");
@@ -133,7 +135,7 @@ fn sampling_is_cumulative_over_the_stored_order() {
 
 #[test]
 fn win_rates_and_clamping() {
-    let (s, t) = (&fixture().solution, &loaded().murder_plan);
+    let (s, t) = (&fixture().solution, loaded().murder_plan().unwrap());
     let start = State::start(Offset::ZERO, Offset::ZERO);
     assert_eq!(
         t.win_rate(3, Some((Offset::ZERO, Offset::ZERO))).unwrap(),
@@ -155,7 +157,7 @@ fn win_rates_and_clamping() {
 
 #[test]
 fn out_of_range_and_not_in_table() {
-    let t = &loaded().murder_plan;
+    let t = loaded().murder_plan().unwrap();
     let start = State::start(Offset::ZERO, Offset::ZERO);
     assert!(matches!(
         t.value(9, start),
@@ -242,7 +244,8 @@ fn every_game() -> (BTreeMap<String, Bytes>, usize) {
             let dir = tempfile::tempdir().unwrap();
             let mut writer = TableWriter::new(dir.path()).unwrap();
             let solution = &fixture().solution;
-            for data in tables::all(solution, &Layers::enumerate(&solution.successors, 8)) {
+            for data in tables::all(solution, &Layers::enumerate(&solution.successors, 8)).unwrap()
+            {
                 writer.write(&data).unwrap();
             }
             let grid = DiceGrid {
@@ -256,7 +259,9 @@ fn every_game() -> (BTreeMap<String, Bytes>, usize) {
             };
             gametab::dice::build_tables_on(&grid, &mut writer).unwrap();
             let family = &gametab::cluedo::family()[..200];
-            writer.write(&gametab::cluedo::table(family)).unwrap();
+            writer
+                .write(&gametab::cluedo::table(family).unwrap())
+                .unwrap();
             let solvable = family.iter().filter(|c| c.solve().is_ok()).count();
             let options = BuildOptions {
                 out: dir.path().to_path_buf(),
@@ -282,7 +287,7 @@ fn other_games_load_on_first_use_against_the_manifest() {
     assert_eq!(dice.grid().max_players, 2);
     assert_eq!(tables.cluedo().unwrap().len(), solvable);
     assert!(!tables.werewolf().unwrap().is_empty());
-    let manifest = tables.manifest().unwrap();
+    let manifest = tables.manifest();
     assert_eq!(manifest.files.len(), good.len() - 1);
 
     // A damaged Liar's Dice file: Murder Plan still opens, dice names the

@@ -12,10 +12,11 @@ use gametab::murder_plan::layers::Layers;
 use gametab::murder_plan::solver::{self, Solution};
 use gametab::murder_plan::tables;
 use gametab::output::TableWriter;
+use gametab::parquet_write::write_parquet;
 use gametab::pipeline::BuildOptions;
 use gametab::verify;
-use gametab_lookup::io::{read_parquet, write_parquet};
-use gametab_lookup::murder_plan::model::{Offset, State};
+use gametab_games::murder_plan::model::{Offset, State};
+use gametab_lookup::io::read_parquet;
 use gametab_lookup::murder_plan::schema;
 
 fn solution() -> &'static Solution {
@@ -103,7 +104,11 @@ fn written_tables_certify_on_rebuilt_matrices() {
         let bytes = Bytes::from(write_parquet(&data).unwrap());
         read_parquet(bytes, &data.schema).unwrap()
     };
-    let tables: Vec<_> = tables::all(s, &layers).into_iter().map(read).collect();
+    let tables: Vec<_> = tables::all(s, &layers)
+        .unwrap()
+        .into_iter()
+        .map(read)
+        .collect();
     let tables: [_; 5] = tables.try_into().expect("five tables");
     let checks = verify::murder_plan::check(tables.each_ref().map(Some));
     for check in &checks.files {
@@ -121,16 +126,16 @@ fn written_tables_certify_on_rebuilt_matrices() {
 fn every_table_round_trips_exactly() {
     let s = solution();
     let layers = Layers::enumerate(&s.successors, 8);
-    for data in tables::all(s, &layers) {
+    for data in tables::all(s, &layers).unwrap() {
         let bytes = write_parquet(&data).unwrap();
         let back = read_parquet(Bytes::from(bytes), &data.schema).unwrap();
         assert_eq!(back, data, "{}", data.schema.name);
     }
-    let values = tables::values(s, &layers);
+    let values = tables::values(s, &layers).unwrap();
     assert_eq!(values.rows(), 9 * 3840);
-    let brain = tables::brain_choice(s);
+    let brain = tables::brain_choice(s).unwrap();
     assert_eq!(brain.rows(), 8 * 3840);
-    let rates = tables::win_rates(s);
+    let rates = tables::win_rates(s).unwrap();
     assert_eq!(rates.rows(), 8 * 17);
     assert_eq!(schema::ALL.len(), 5);
 }
@@ -139,8 +144,8 @@ fn every_table_round_trips_exactly() {
 fn strategy_supports_are_sorted_and_sum_to_one() {
     let s = solution();
     for data in [
-        tables::mastermind_strategy(s),
-        tables::protagonists_strategy(s),
+        tables::mastermind_strategy(s).unwrap(),
+        tables::protagonists_strategy(s).unwrap(),
     ] {
         let p = data.f64s("probability").unwrap();
         assert!(p.iter().all(|&x| x > 0.0 && x <= 1.0));

@@ -17,7 +17,8 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use bytes::Bytes;
-use gametab_lookup::io::{blake2_hex, read_parquet, write_parquet, Column};
+use gametab::parquet_write::write_parquet;
+use gametab_lookup::io::{blake2_hex, read_parquet, Column};
 use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
 use gametab_lookup::murder_plan::schema::WIN_RATES;
 

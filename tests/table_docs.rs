@@ -4,20 +4,9 @@
 
 use gametab_lookup::schema::TableSchema;
 
+/// Every table of every game of the registry.
 fn all_schemas() -> Vec<TableSchema> {
-    let mut all = gametab_lookup::murder_plan::schema::ALL.to_vec();
-    all.extend(extra_schemas());
-    all
-}
-
-/// Schemas of the other games.
-fn extra_schemas() -> Vec<TableSchema> {
-    let mut extra = vec![
-        gametab_lookup::cluedo::schema::FEW_CANDIDATES,
-        gametab_lookup::werewolf::schema::WEREWOLF_EARLY,
-    ];
-    extra.extend(gametab_lookup::dice::schema::ALL);
-    extra
+    gametab_lookup::all_schemas().copied().collect()
 }
 
 #[test]

@@ -15,12 +15,13 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use gametab::matrix_game::LpBackend;
+use gametab::parquet_write::write_parquet;
 use gametab::pipeline::{self, BuildOptions};
 use gametab::verify::sample::sample_rows;
 use gametab::verify::{verify, Report, Sampling, DEFAULT_SAMPLE, DEFAULT_SEED};
-use gametab_lookup::io::{blake2_hex, read_parquet, write_parquet, Column, TableData};
+use gametab_games::murder_plan::model::{Offset, State, STATE_COUNT};
+use gametab_lookup::io::{blake2_hex, read_parquet, Column, TableData};
 use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
-use gametab_lookup::murder_plan::model::{Offset, State, STATE_COUNT};
 use gametab_lookup::schema::TableSchema;
 use gametab_lookup::{cluedo, dice, murder_plan, werewolf, Tables};
 

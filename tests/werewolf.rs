@@ -7,9 +7,9 @@ use std::process::Command;
 
 use gametab::output::TableWriter;
 use gametab::pipeline::BuildOptions;
-use gametab_lookup::werewolf::{
-    EarlyGameTable, EarlyRole, EarlySituation, EarlyVote, ScoringRule, EARLY_FAMILY,
-};
+use gametab_games::werewolf::{EarlyRole, EarlySituation, EarlyVote, ScoringRule, EARLY_FAMILY};
+use gametab_lookup::werewolf::EarlyGameTable;
+use gametab_lookup::Tables;
 
 const DEMO: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
@@ -108,6 +108,7 @@ fn build(threads: usize) -> (tempfile::TempDir, Vec<u8>) {
         .install(|| gametab::werewolf::build_tables(&options, &mut writer))
         .unwrap();
     assert_eq!(lines.len(), 1);
+    writer.write_manifest(0.0).unwrap();
     let bytes = std::fs::read(dir.path().join("werewolf_early.parquet")).unwrap();
     (dir, bytes)
 }
@@ -120,7 +121,8 @@ fn early_table_is_deterministic_and_serves_the_family() {
         one_thread, two_threads,
         "output depends on the thread count"
     );
-    let table = EarlyGameTable::load(dir.path()).unwrap();
+    let tables = Tables::open(dir.path()).unwrap();
+    let table = tables.werewolf().unwrap();
     assert_eq!(table.len(), EARLY_FAMILY.situations().len());
     // Spot checks against the engine, and a known answer: a trusted wolf
     // result is the vote every rule but pure information recommends.

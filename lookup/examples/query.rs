@@ -10,7 +10,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
-use gametab_lookup::murder_plan::{Offset, State};
+use gametab_lookup::games::murder_plan::{Offset, State};
 use gametab_lookup::Tables;
 
 fn run(dir: &str) -> gametab_lookup::Result<()> {
@@ -23,7 +23,7 @@ fn run(dir: &str) -> gametab_lookup::Result<()> {
 
     let (x, y) = (Offset::new(0, 1), Offset::new(1, 0));
     let start = State::start(x.expect("valid offset"), y.expect("valid offset"));
-    let mp = &tables.murder_plan;
+    let mp = tables.murder_plan()?;
     println!("Murder Plan, brain at (0,1), killer at (1,0):");
     for days in [1, 4, 8] {
         println!(

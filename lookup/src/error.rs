@@ -111,3 +111,14 @@ pub enum Error {
 
 /// Result alias of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+impl From<gametab_games::Error> for Error {
+    /// A model's or an engine's refusal, as the same variant here, so a
+    /// caller matches one error type whatever answered the query.
+    fn from(error: gametab_games::Error) -> Error {
+        match error {
+            gametab_games::Error::OutOfRange { what, detail } => Error::OutOfRange { what, detail },
+            gametab_games::Error::Inconsistent(detail) => Error::Inconsistent(detail),
+        }
+    }
+}

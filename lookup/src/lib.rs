@@ -1,24 +1,32 @@
 //! gametab-lookup: load gametab's precomputed tables and answer queries.
 //!
-//! This crate owns the game model types and the table schemas shared with the
-//! pipeline that writes the tables, and it reads those tables back without
-//! any solver. It is deliberately light: Parquet, BLAKE2, serde and
-//! thiserror only.
+//! This crate owns the table schemas shared with the pipeline that writes the
+//! tables, and it reads those tables back without any solver. It is
+//! deliberately light: Parquet, BLAKE2, serde, thiserror and the games'
+//! models and engines (`gametab-games`, re-exported as [`games`]) only.
+//!
+//! **The crate rule** (the same for all four games): the rules, models and
+//! exact engines live in `gametab-games`; this crate loads table sets and
+//! answers queries from them (schemas, Parquet reading, the manifest,
+//! [`Tables`]); the root crate `gametab` holds what only a build needs
+//! (solvers, enumerations, row encoders, the Parquet writer, publishing,
+//! the CLI).
 //!
 //! ```no_run
-//! use gametab_lookup::murder_plan::{Offset, State};
+//! use gametab_lookup::games::murder_plan::{Offset, State};
 //! use gametab_lookup::Tables;
 //!
-//! // Loads and validates every Murder Plan table; checks the BLAKE2 digests
-//! // listed in tables/manifest.json when it is present.
+//! // Reads tables/manifest.json; every file is checked against its BLAKE2
+//! // digest there when a game first loads it.
 //! let tables = Tables::open("tables")?;
 //! let start = State::start(Offset::new(0, 1).unwrap(), Offset::new(1, 0).unwrap());
-//! let value = tables.murder_plan.value(8, start)?; // P(mastermind wins), 0.7737...
-//! let sigma = tables.murder_plan.mastermind_strategy(8, start)?;
-//! let played = tables.murder_plan.sample_mastermind(8, start, 0.25)?;
+//! let murder_plan = tables.murder_plan()?;
+//! let value = murder_plan.value(8, start)?; // P(mastermind wins), 0.7737...
+//! let sigma = murder_plan.mastermind_strategy(8, start)?;
+//! let played = murder_plan.sample_mastermind(8, start, 0.25)?;
 //! println!("{value:.4}, {} actions in support, plays {:?}", sigma.len(), played.cards());
 //!
-//! // The other games load (and are digest-checked) on first use.
+//! // The other games load the same way.
 //! let decisions = tables.dice()?;
 //! println!("Liar's Dice grid: up to {} dice", decisions.grid().max_total_dice);
 //! # Ok::<(), gametab_lookup::Error>(())
@@ -33,8 +41,8 @@
 //! queries out of range) is an [`Error`], never a panic.
 //!
 //! Layout: [`schema`] and [`io`] define and read the Parquet tables,
-//! [`manifest`] the build manifest, and one module per game holds its model,
-//! its schemas and its queries ([`murder_plan`], [`dice`], [`cluedo`],
+//! [`manifest`] the build manifest, and one module per game holds its
+//! schemas and its queries ([`murder_plan`], [`dice`], [`cluedo`],
 //! [`werewolf`]; [`Tables`] gathers them).
 
 pub mod cluedo;
@@ -44,9 +52,13 @@ mod error;
 pub mod io;
 pub mod manifest;
 pub mod murder_plan;
+mod registry;
 pub mod schema;
+mod table_data;
 mod tables;
 pub mod werewolf;
 
 pub use error::{Error, Result};
+pub use gametab_games as games;
+pub use registry::{all_schemas, GameId, GameTables, GAMES};
 pub use tables::Tables;

@@ -1,11 +1,15 @@
-//! [`Tables`]: a whole table directory, loaded and checked.
+//! [`Tables`]: a whole table set, loaded and checked; the one way to load
+//! tables.
 //!
-//! Opening a directory reads its `manifest.json` (when present) and loads the
-//! Murder Plan tables at once. The other games load on first use
-//! ([`Tables::dice`], [`Tables::cluedo`], [`Tables::werewolf`]) so a client
-//! that needs one game does not pay for the others; [`Tables::load_all`]
-//! loads and checks everything. Every file, whenever it is read, is checked
-//! against the manifest's BLAKE2b-256 digest.
+//! Opening a directory reads its `manifest.json`, which must be there: a set
+//! without one cannot be checked, so it is refused. Every game then loads on
+//! first use ([`Tables::murder_plan`], [`Tables::dice`], [`Tables::cluedo`],
+//! [`Tables::werewolf`]) so a client that needs one game does not pay for
+//! the others; [`Tables::load_all`] loads every game of the registry
+//! ([`crate::GAMES`]) side by side. Every file, whenever it is read, is
+//! checked against the manifest's BLAKE2b-256 digest before it is decoded:
+//! the per-game types only decode bytes handed to them and read no files
+//! themselves, so no path around the check exists.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -15,12 +19,14 @@ use bytes::Bytes;
 
 use crate::cluedo::schema::FEW_CANDIDATES;
 use crate::cluedo::FewCandidatesTable;
-use crate::dice::schema::{BIDDER_POSTERIORS, BID_PROBABILITIES, DECISIONS};
+use crate::dice::schema as dice_schema;
 use crate::dice::DiceTables;
 use crate::error::{Error, Result};
 use crate::io::blake2_hex;
 use crate::manifest::{Manifest, MANIFEST_FILE};
 use crate::murder_plan::{schema as mp_schema, MurderPlanTables};
+use crate::registry::{GameId, GAMES};
+use crate::schema::TableSchema;
 use crate::werewolf::schema::WEREWOLF_EARLY;
 use crate::werewolf::EarlyGameTable;
 
@@ -56,15 +62,13 @@ impl Source {
 
 /// Every game's tables from one directory (or one in-memory file set).
 ///
-/// The Murder Plan tables are loaded by [`Tables::open`] and
-/// [`Tables::from_files`]; each other game is loaded, checked and kept the
-/// first time its accessor is called.
+/// [`Tables::open`] and [`Tables::from_files`] read the manifest only; each
+/// game is loaded, checked and kept the first time its accessor is called.
 #[derive(Debug, Clone)]
 pub struct Tables {
     source: Source,
-    manifest: Option<Manifest>,
-    /// Murder Plan: values, strategies, brain choices, win rates.
-    pub murder_plan: MurderPlanTables,
+    manifest: Manifest,
+    murder_plan: OnceLock<MurderPlanTables>,
     dice: OnceLock<DiceTables>,
     cluedo: OnceLock<FewCandidatesTable>,
     werewolf: OnceLock<EarlyGameTable>,
@@ -97,22 +101,20 @@ fn get_or_load<T>(cell: &OnceLock<T>, load: impl FnOnce() -> Result<T>) -> Resul
 }
 
 impl Tables {
-    /// Load the tables in `dir`. When `dir/manifest.json` exists, every file
-    /// read from `dir`, now or by a later accessor, must match its BLAKE2b-256
-    /// digest.
+    /// Open the table set in `dir`: read and parse `dir/manifest.json`.
+    /// Every file read from `dir` later, by any accessor, must match its
+    /// BLAKE2b-256 digest there.
     ///
     /// # Errors
-    /// [`Error::MissingFile`], [`Error::Io`], [`Error::BadManifest`],
-    /// [`Error::DigestMismatch`], and every decoding or validation error of
-    /// the tables ([`Error::CorruptTable`], [`Error::ForeignTable`],
-    /// [`Error::SchemaVersion`], [`Error::BadRow`]).
+    /// [`Error::MissingFile`] when the manifest is missing, [`Error::Io`],
+    /// [`Error::BadManifest`].
     pub fn open(dir: impl AsRef<Path>) -> Result<Tables> {
         Tables::load(Source::Dir(dir.as_ref().to_path_buf()))
     }
 
-    /// Load the tables from in-memory files keyed by file name (for tests,
-    /// fuzzing, or tables fetched from elsewhere). A `manifest.json` entry,
-    /// when present, is checked as in [`Tables::open`].
+    /// The table set of in-memory files keyed by file name (for tests,
+    /// fuzzing, or tables fetched from elsewhere), with its `manifest.json`
+    /// entry checked as in [`Tables::open`].
     ///
     /// # Errors
     /// As [`Tables::open`].
@@ -121,58 +123,56 @@ impl Tables {
     }
 
     fn load(source: Source) -> Result<Tables> {
-        let manifest = match source.read(MANIFEST_FILE) {
-            Ok(bytes) => Some(serde_json::from_slice::<Manifest>(&bytes).map_err(|e| {
-                Error::BadManifest {
-                    path: source.manifest_path(),
-                    detail: e.to_string(),
-                }
-            })?),
-            Err(Error::MissingFile { .. }) => None,
-            Err(e) => return Err(e),
-        };
-        let [a, b, c, d, e] = mp_schema::ALL.map(|schema| source.read(schema.file));
-        let files = [a?, b?, c?, d?, e?];
-        // Digests on a second thread while the tables decode; a digest
-        // mismatch is the more telling error and wins.
-        let (digests, murder_plan) = std::thread::scope(|scope| {
-            let digests = scope.spawn(|| {
-                mp_schema::ALL
-                    .iter()
-                    .zip(&files)
-                    .try_for_each(|(schema, bytes)| {
-                        check_digest(manifest.as_ref(), &source, schema.file, bytes)
-                    })
-            });
-            let murder_plan = MurderPlanTables::from_bytes(files.clone());
-            let digests = digests.join().unwrap_or_else(|_| {
-                Err(Error::Inconsistent(
-                    "the digest thread panicked".to_string(),
-                ))
-            });
-            (digests, murder_plan)
-        });
-        digests?;
+        let bytes = source.read(MANIFEST_FILE)?;
+        let manifest =
+            serde_json::from_slice::<Manifest>(&bytes).map_err(|e| Error::BadManifest {
+                path: source.manifest_path(),
+                detail: e.to_string(),
+            })?;
         Ok(Tables {
             source,
             manifest,
-            murder_plan: murder_plan?,
+            murder_plan: OnceLock::new(),
             dice: OnceLock::new(),
             cluedo: OnceLock::new(),
             werewolf: OnceLock::new(),
         })
     }
 
-    /// The build manifest, when the table set has one.
-    pub fn manifest(&self) -> Option<&Manifest> {
-        self.manifest.as_ref()
+    /// The build manifest of the set.
+    pub fn manifest(&self) -> &Manifest {
+        &self.manifest
     }
 
     /// The bytes of one file of the set, checked against the manifest.
     fn file(&self, file: &str) -> Result<Bytes> {
         let bytes = self.source.read(file)?;
-        check_digest(self.manifest.as_ref(), &self.source, file, &bytes)?;
+        check_digest(&self.manifest, &self.source, file, &bytes)?;
         Ok(bytes)
+    }
+
+    /// The bytes of every table of `game`, in schema order, each checked
+    /// against the manifest.
+    fn files<const N: usize>(&self, schemas: &[TableSchema; N]) -> Result<[Bytes; N]> {
+        let mut files = Vec::with_capacity(N);
+        for schema in schemas {
+            files.push(self.file(schema.file)?);
+        }
+        files
+            .try_into()
+            .map_err(|_| Error::Inconsistent("a table file went missing".to_string()))
+    }
+
+    /// The Murder Plan tables: values, strategies, brain choices, win rates
+    /// (loaded on first use).
+    ///
+    /// # Errors
+    /// As [`Tables::open`] for the five files, and
+    /// [`MurderPlanTables::from_bytes`].
+    pub fn murder_plan(&self) -> Result<&MurderPlanTables> {
+        get_or_load(&self.murder_plan, || {
+            MurderPlanTables::from_bytes(self.files(&mp_schema::ALL)?)
+        })
     }
 
     /// The Liar's Dice tables (loaded on first use).
@@ -182,11 +182,8 @@ impl Tables {
     /// [`DiceTables::from_bytes`].
     pub fn dice(&self) -> Result<&DiceTables> {
         get_or_load(&self.dice, || {
-            DiceTables::from_bytes(
-                self.file(BID_PROBABILITIES.file)?,
-                self.file(BIDDER_POSTERIORS.file)?,
-                self.file(DECISIONS.file)?,
-            )
+            let [bids, posteriors, decisions] = self.files(&dice_schema::ALL)?;
+            DiceTables::from_bytes(bids, posteriors, decisions)
         })
     }
 
@@ -211,39 +208,46 @@ impl Tables {
         })
     }
 
-    /// Load every game's tables now (Murder Plan is already loaded), so that
-    /// any problem in the set surfaces at once. The games load side by side,
-    /// each on a thread of its own.
+    /// Load the tables of `game` now.
     ///
     /// # Errors
-    /// The first error of [`Tables::dice`], [`Tables::cluedo`] or
-    /// [`Tables::werewolf`], in that order.
+    /// As the game's accessor.
+    pub fn load_game(&self, game: GameId) -> Result<()> {
+        match game {
+            GameId::MurderPlan => self.murder_plan().map(drop),
+            GameId::Cluedo => self.cluedo().map(drop),
+            GameId::Werewolf => self.werewolf().map(drop),
+            GameId::LiarsDice => self.dice().map(drop),
+        }
+    }
+
+    /// Load every game of the registry now, so that any problem in the set
+    /// surfaces at once. The games load side by side, each on a thread of
+    /// its own.
+    ///
+    /// # Errors
+    /// The first error in registry ([`crate::GAMES`]) order.
     pub fn load_all(&self) -> Result<()> {
-        let panicked = || Err(Error::Inconsistent("a table loader panicked".to_string()));
-        let [dice, cluedo, werewolf] = std::thread::scope(|scope| {
-            let dice = scope.spawn(|| self.dice().map(drop));
-            let cluedo = scope.spawn(|| self.cluedo().map(drop));
-            let werewolf = self.werewolf().map(drop);
-            [
-                dice.join().unwrap_or_else(|_| panicked()),
-                cluedo.join().unwrap_or_else(|_| panicked()),
-                werewolf,
-            ]
+        let results: Vec<Result<()>> = std::thread::scope(|scope| {
+            let loads: Vec<_> = GAMES
+                .iter()
+                .map(|game| scope.spawn(move || self.load_game(game.id)))
+                .collect();
+            loads
+                .into_iter()
+                .map(|load| {
+                    load.join().unwrap_or_else(|_| {
+                        Err(Error::Inconsistent("a table loader panicked".to_string()))
+                    })
+                })
+                .collect()
         });
-        dice.and(cluedo).and(werewolf)
+        results.into_iter().collect()
     }
 }
 
 /// Check `bytes` of `file` against the manifest, when there is one.
-fn check_digest(
-    manifest: Option<&Manifest>,
-    source: &Source,
-    file: &str,
-    bytes: &[u8],
-) -> Result<()> {
-    let Some(manifest) = manifest else {
-        return Ok(());
-    };
+fn check_digest(manifest: &Manifest, source: &Source, file: &str, bytes: &[u8]) -> Result<()> {
     let entry = manifest.entry(file).ok_or_else(|| Error::BadManifest {
         path: source.manifest_path(),
         detail: format!("{file} is not listed"),

@@ -1,5 +1,5 @@
 //! `gametab cluedo --log game.json [--json] [--model NAME]`: read a game
-//! log (format: `gametab_lookup::cluedo::GameLog`, example in
+//! log (format: `gametab_games::cluedo::GameLog`, example in
 //! `scripts/examples/cluedo-game.json`) and print the exact notebook: for
 //! every card, P(in the envelope) and P(each player holds it).
 
@@ -7,7 +7,7 @@ use std::fmt::Write as _;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
-use gametab_lookup::cluedo::{analyse, Card, GameLog, Model, Notebook, Place, Seat};
+use gametab_games::cluedo::{analyse, Card, GameLog, Model, Notebook, Place, Seat};
 use serde::Serialize;
 
 /// Arguments of `gametab cluedo`.

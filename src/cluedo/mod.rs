@@ -1,6 +1,6 @@
 //! Cluedo: the few-candidate table builder and the `gametab cluedo`
-//! notebook command. The exact engine and the table schema live in
-//! `gametab_lookup::cluedo`; this module enumerates the tabulated family of
+//! notebook command. The exact engine lives in `gametab_games::cluedo`,
+//! the table schema in `gametab_lookup::cluedo`; this module enumerates the tabulated family of
 //! canonical configurations, counts each exactly (in parallel) and writes
 //! `cluedo_few_candidates.parquet` sorted by its key.
 //!
@@ -19,20 +19,44 @@ use std::collections::BTreeMap;
 use std::time::Instant;
 
 use anyhow::Result;
+use gametab_games::cluedo::{FewCandidates, FewCandidatesSolver, Opponents, MAX_CANDIDATES};
+use gametab_lookup::cluedo::in_table_family;
 use gametab_lookup::cluedo::schema::{
     FEW_CANDIDATES, MAX_ACTIVE_OPPONENTS, MAX_UNKNOWN_WITH_THREE_ACTIVE,
-};
-use gametab_lookup::cluedo::{
-    in_table_family, FewCandidates, FewCandidatesSolver, Opponents, MAX_CANDIDATES,
 };
 use gametab_lookup::io::{Column, Strings, TableData};
 use rayon::prelude::*;
 
+use crate::game::{command_of, parse, GameBuild, GameCommand, Plot};
+use crate::options::BuildOptions;
 use crate::output::TableWriter;
-use crate::pipeline::BuildOptions;
+use gametab_lookup::GameId;
 
 /// Most unknown cards of one opponent (a three-player hand).
 const MAX_UNKNOWN: u8 = 6;
+
+/// Cluedo in the registry: the few-candidate table, checked by sampling
+/// in `verify`, the exact-vs-heuristic charts and `gametab cluedo`.
+pub const GAME: GameBuild = GameBuild {
+    id: GameId::Cluedo,
+    build: build_tables,
+    verify: crate::verify::cluedo::check,
+    plots: &[
+        Plot {
+            file: "cluedo_exact_vs_heuristic.svg",
+            draw: crate::plots::cluedo_exact_vs_heuristic,
+        },
+        Plot {
+            file: "cluedo_heuristic_error.svg",
+            draw: crate::plots::cluedo_heuristic_error,
+        },
+    ],
+    commands: &[GameCommand {
+        name: "cluedo",
+        command: || command_of::<cli::Args>("cluedo", "Cluedo: the exact notebook of a game log"),
+        run: |m| cli::run(&parse(m)?),
+    }],
+};
 
 /// Build the few-candidate table.
 ///
@@ -42,7 +66,7 @@ pub fn build_tables(_options: &BuildOptions, writer: &mut TableWriter) -> Result
     let start = Instant::now();
     let family = family();
     let enumerated = start.elapsed();
-    let data = table(&family);
+    let data = table(&family)?;
     let counted = start.elapsed() - enumerated;
     let written = writer.write(&data)?;
     Ok(vec![
@@ -310,7 +334,10 @@ fn text_column(tasks: &[Rows], text: impl Fn(&(String, String, usize)) -> &str) 
 }
 
 /// The table rows of `family` (inconsistent configurations have no rows).
-pub fn table(family: &[FewCandidates]) -> TableData {
+///
+/// # Errors
+/// Only if the columns stopped matching the schema (a bug, named).
+pub fn table(family: &[FewCandidates]) -> gametab_lookup::Result<TableData> {
     // Counting and row building in parallel tasks; then the two text columns
     // are interned and the numeric ones concatenated side by side.
     let tasks: Vec<Rows> = family
@@ -348,20 +375,17 @@ pub fn table(family: &[FewCandidates]) -> TableData {
     .into_iter()
     .map(|(k, v)| (k.to_string(), v))
     .collect();
-    TableData {
-        schema: FEW_CANDIDATES,
-        columns: vec![
-            Column::Utf8(unknown),
-            Column::Utf8(holders),
-            Column::Int32(rows.category),
-            Column::Int32(rows.candidate),
-            Column::Int32(rows.active),
-            Column::Int32(rows.other),
-            Column::Int64(rows.deals),
-            Column::Int64(rows.envelope_deals),
-            Column::Float64(rows.p_envelope),
-            Column::Float64(rows.p_heuristic),
-        ],
-        params,
-    }
+    let columns = [
+        ("unknown_cards", Column::Utf8(unknown)),
+        ("holders", Column::Utf8(holders)),
+        ("category", Column::Int32(rows.category)),
+        ("candidate", Column::Int32(rows.candidate)),
+        ("active_opponents", Column::Int32(rows.active)),
+        ("other_cards", Column::Int32(rows.other)),
+        ("deals", Column::Int64(rows.deals)),
+        ("envelope_deals", Column::Int64(rows.envelope_deals)),
+        ("p_envelope", Column::Float64(rows.p_envelope)),
+        ("p_heuristic", Column::Float64(rows.p_heuristic)),
+    ];
+    TableData::from_named(FEW_CANDIDATES, columns, params)
 }

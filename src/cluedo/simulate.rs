@@ -3,7 +3,7 @@
 //! named card shows one at random), written down as the game log of one
 //! seat. The logs are consistent by construction.
 
-use gametab_lookup::cluedo::{Card, CardSet, Category, GameLog, LoggedSuggestion, Rules, Seat};
+use gametab_games::cluedo::{Card, CardSet, Category, GameLog, LoggedSuggestion, Rules, Seat};
 
 /// A small deterministic generator (xorshift64*), so that runs repeat.
 struct Rng(u64);

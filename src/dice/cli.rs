@@ -6,7 +6,7 @@ use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::json;
 
-use gametab_lookup::dice::{
+use gametab_games::dice::{
     published_rule, Action, Advice, Bid, Hand, Reliability, Situation, Variant,
 };
 

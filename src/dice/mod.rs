@@ -1,6 +1,6 @@
 //! Liar's Dice tables: bid probabilities, bidder posteriors and the
 //! published rule's decisions, computed by the engine of
-//! `gametab_lookup::dice` over a [`DiceGrid`] and written as Parquet.
+//! `gametab_games::dice` over a [`DiceGrid`] and written as Parquet.
 //! `cli` is the `gametab dice` subcommand.
 
 pub mod cli;
@@ -10,14 +10,39 @@ use std::time::Instant;
 
 use anyhow::Result;
 
-use gametab_lookup::dice::DiceGrid;
+use gametab_games::dice::DiceGrid;
 use gametab_lookup::io::TableData;
 
+use crate::game::{command_of, parse, GameBuild, GameCommand, Plot};
+use crate::options::BuildOptions;
 use crate::output::TableWriter;
-use crate::pipeline::BuildOptions;
+use gametab_lookup::GameId;
 
 /// Computes one table's rows over a grid.
 type TableRows = fn(&DiceGrid) -> Result<TableData>;
+
+/// Liar's Dice in the registry: the three tables over the default grid,
+/// recomputed by sampling in `verify`, the raw-vs-corrected chart and
+/// `gametab dice`.
+pub const GAME: GameBuild = GameBuild {
+    id: GameId::LiarsDice,
+    build: build_tables,
+    verify: crate::verify::dice::check,
+    plots: &[Plot {
+        file: "dice_raw_vs_corrected.svg",
+        draw: crate::plots::dice_raw_vs_corrected,
+    }],
+    commands: &[GameCommand {
+        name: "dice",
+        command: || {
+            command_of::<cli::DiceArgs>(
+                "dice",
+                "Liar's Dice: odds of a standing bid, the bidder's posterior and advice",
+            )
+        },
+        run: |m| cli::run(parse(m)?),
+    }],
+};
 
 /// Build the three tables on the default grid ([`DiceGrid::default`]:
 /// `N <= 40`, `m, n_b` in 1..=5, reliabilities {0, 0.25, 0.5, 1, 2, 4},

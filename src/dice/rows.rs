@@ -15,12 +15,13 @@ use std::collections::BTreeMap;
 use anyhow::{ensure, Context, Result};
 use rayon::prelude::*;
 
-use gametab_lookup::dice::decision::{PUBLISHED_RAISE_BONUS, PUBLISHED_RAISE_REACH};
-use gametab_lookup::dice::schema::{BIDDER_POSTERIORS, BID_PROBABILITIES, DECISIONS};
-use gametab_lookup::dice::{
+use gametab_games::dice::decision::{PUBLISHED_RAISE_BONUS, PUBLISHED_RAISE_REACH};
+use gametab_games::dice::{
     Action, Bid, BidTails, BidderPosteriors, DiceGrid, DiceInPlay, Face, FaceClass, Hand,
     PublishedRuleBlock, Reliability, Variant, PUBLISHED_RULE,
 };
+use gametab_lookup::dice::grid_params;
+use gametab_lookup::dice::schema::{BIDDER_POSTERIORS, BID_PROBABILITIES, DECISIONS};
 use gametab_lookup::io::{Column, Strings, TableData};
 
 /// The face-class column's values, by [`class_code`].
@@ -53,10 +54,13 @@ fn action_code(action: Action) -> u32 {
 
 /// Defines a table's columns twice: `$owned`, one vector per column at the
 /// table's full length, and `$rows`, mutable slices of the same columns over
-/// a range of rows, which a parallel task fills. Fields are listed in schema
-/// order, each with the conversion of its vector into a [`Column`].
+/// a range of rows, which a parallel task fills. Each field names its
+/// schema column and the conversion of its vector into a [`Column`]; the
+/// writer places the columns by those names.
 macro_rules! table_columns {
-    ($owned:ident, $rows:ident { $($field:ident: $ty:ty => $column:expr),* $(,)? }) => {
+    ($owned:ident, $rows:ident {
+        $($field:ident as $name:literal: $ty:ty => $column:expr),* $(,)?
+    }) => {
         /// The columns of the table, in schema order.
         struct $owned {
             $($field: Vec<$ty>,)*
@@ -90,9 +94,9 @@ macro_rules! table_columns {
                 pieces
             }
 
-            /// The table's columns.
-            fn into_columns(self) -> Result<Vec<Column>> {
-                Ok(vec![$(($column)(self.$field)?,)*])
+            /// The table's columns, by schema name.
+            fn into_columns(self) -> Result<Vec<(&'static str, Column)>> {
+                Ok(vec![$(($name, ($column)(self.$field)?),)*])
             }
         }
     };
@@ -123,42 +127,42 @@ fn actions(codes: Vec<u32>) -> Result<Column> {
 }
 
 table_columns!(BidColumns, BidRows {
-    total: i32 => int32s,
-    mine: i32 => int32s,
-    bidder: i32 => int32s,
-    wild: bool => bools,
-    class: u32 => face_classes,
-    rel: f64 => float64s,
-    count: i32 => int32s,
-    matching: i32 => int32s,
-    raw: f64 => float64s,
-    corrected: f64 => float64s,
-    ev_open: f64 => float64s,
-    normal: f64 => float64s,
+    total as "total_dice": i32 => int32s,
+    mine as "my_dice": i32 => int32s,
+    bidder as "bidder_dice": i32 => int32s,
+    wild as "wild_ones": bool => bools,
+    class as "face_class": u32 => face_classes,
+    rel as "reliability": f64 => float64s,
+    count as "bid_count": i32 => int32s,
+    matching as "my_matching": i32 => int32s,
+    raw as "raw_probability": f64 => float64s,
+    corrected as "corrected_probability": f64 => float64s,
+    ev_open as "ev_open": f64 => float64s,
+    normal as "normal_approximation": f64 => float64s,
 });
 
 table_columns!(PosteriorColumns, PosteriorRows {
-    total: i32 => int32s,
-    bidder: i32 => int32s,
-    wild: bool => bools,
-    class: u32 => face_classes,
-    rel: f64 => float64s,
-    count: i32 => int32s,
-    matching: i32 => int32s,
-    probability: f64 => float64s,
+    total as "total_dice": i32 => int32s,
+    bidder as "bidder_dice": i32 => int32s,
+    wild as "wild_ones": bool => bools,
+    class as "face_class": u32 => face_classes,
+    rel as "reliability": f64 => float64s,
+    count as "bid_count": i32 => int32s,
+    matching as "bidder_matching": i32 => int32s,
+    probability as "posterior_probability": f64 => float64s,
 });
 
 table_columns!(DecisionColumns, DecisionRows {
-    players: i32 => int32s,
-    wild: bool => bools,
-    rel: f64 => float64s,
-    hand: i32 => int32s,
-    count: i32 => int32s,
-    face: i32 => int32s,
-    action: u32 => actions,
-    raise_count: i32 => int32s,
-    raise_face: i32 => int32s,
-    value: f64 => float64s,
+    players as "players": i32 => int32s,
+    wild as "wild_ones": bool => bools,
+    rel as "reliability": f64 => float64s,
+    hand as "hand": i32 => int32s,
+    count as "bid_count": i32 => int32s,
+    face as "bid_face": i32 => int32s,
+    action as "action": u32 => actions,
+    raise_count as "raise_count": i32 => int32s,
+    raise_face as "raise_face": i32 => int32s,
+    value as "expected_value": f64 => float64s,
 });
 
 fn int(value: u32) -> Result<i32> {
@@ -214,9 +218,9 @@ fn fill_bid_rows(grid: &DiceGrid, total: u32, out: BidRows<'_>) -> Result<()> {
                 .map(|&(variant, class, rel)| {
                     BidderPosteriors::new(total, bidder, variant, class, rel)
                 })
-                .collect::<gametab_lookup::Result<Vec<_>>>()
+                .collect::<gametab_games::Result<Vec<_>>>()
         })
-        .collect::<gametab_lookup::Result<Vec<_>>>()?;
+        .collect::<gametab_games::Result<Vec<_>>>()?;
     let mut at = 0;
     for (mine, bidder) in hand_sizes(grid, total) {
         let dice = DiceInPlay::new(total, mine, bidder)?;
@@ -272,13 +276,13 @@ pub fn bid_probabilities(grid: &DiceGrid) -> Result<TableData> {
         .into_par_iter()
         .zip(totals)
         .try_for_each(|(out, total)| fill_bid_rows(grid, total, out))?;
-    let mut params = grid.to_params();
+    let mut params = grid_params(grid);
     params.insert("normal_approximation".into(), "continuity-corrected".into());
-    Ok(TableData {
-        schema: BID_PROBABILITIES,
-        columns: columns.into_columns()?,
+    Ok(TableData::from_named(
+        BID_PROBABILITIES,
+        columns.into_columns()?,
         params,
-    })
+    )?)
 }
 
 /// Fill the rows of the posterior block of `bidder` dice of `total` under
@@ -333,11 +337,11 @@ pub fn bidder_posteriors(grid: &DiceGrid) -> Result<TableData> {
         .try_for_each(|(out, (total, bidder, point))| {
             fill_posterior_rows(total, bidder, point, out)
         })?;
-    Ok(TableData {
-        schema: BIDDER_POSTERIORS,
-        columns: columns.into_columns()?,
-        params: grid.to_params(),
-    })
+    Ok(TableData::from_named(
+        BIDDER_POSTERIORS,
+        columns.into_columns()?,
+        grid_params(grid),
+    )?)
 }
 
 /// The key columns the decisions table shares across hands: the standard
@@ -425,13 +429,13 @@ pub fn decisions(grid: &DiceGrid) -> Result<TableData> {
         .into_par_iter()
         .zip(games)
         .try_for_each(|(out, game)| fill_decision_rows(game, &hands, grid.dice_per_player, out))?;
-    let mut params: BTreeMap<String, String> = grid.to_params();
+    let mut params: BTreeMap<String, String> = grid_params(grid);
     params.insert("decision_rule".into(), PUBLISHED_RULE.into());
     params.insert("raise_reach".into(), PUBLISHED_RAISE_REACH.to_string());
     params.insert("raise_bonus".into(), PUBLISHED_RAISE_BONUS.to_string());
-    Ok(TableData {
-        schema: DECISIONS,
-        columns: columns.into_columns()?,
+    Ok(TableData::from_named(
+        DECISIONS,
+        columns.into_columns()?,
         params,
-    })
+    )?)
 }

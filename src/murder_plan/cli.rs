@@ -5,7 +5,8 @@ use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
-use gametab_lookup::murder_plan::model::{LimitedCards, Offset, State, FORBID_MOVEMENT_CARDS};
+use gametab_games::murder_plan::model::{LimitedCards, Offset, State, FORBID_MOVEMENT_CARDS};
+use gametab_games::murder_plan::DaysLeft;
 
 use super::solver;
 use crate::matrix_game::LpBackend;
@@ -61,6 +62,18 @@ pub struct SolveArgs {
     /// LP back end for the matrix games.
     #[arg(long, value_enum, default_value_t = LpBackend::Native)]
     pub lp: LpBackend,
+}
+
+/// Parse a count of days left (`--days`, `--horizon`): a whole number
+/// from 0 to 255; each query checks the range its table covers.
+///
+/// # Errors
+/// A message naming the text that is not a count.
+pub fn parse_days(text: &str) -> Result<DaysLeft, String> {
+    text.trim()
+        .parse::<u8>()
+        .map(DaysLeft::new)
+        .map_err(|_| format!("{text:?} is not a number of days (0..=255)"))
 }
 
 /// Parse "a,b" (a, b in {0, 1}) into an offset.

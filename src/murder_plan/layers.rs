@@ -5,7 +5,7 @@
 //! Winning states reached at step t are kept separately: the game ends
 //! there, but they are part of what a game of horizon D can reach.
 
-use gametab_lookup::murder_plan::model::{BrainTarget, State, STATE_COUNT};
+use gametab_games::murder_plan::model::{BrainTarget, State, STATE_COUNT};
 
 use rayon::prelude::*;
 
@@ -193,8 +193,8 @@ mod tests {
         // A start has all limited cards; one with intrigue 3 on the killer
         // and 8 days left cannot be reached (it needs turns).
         let mut s = State::start(
-            gametab_lookup::murder_plan::Offset::ZERO,
-            gametab_lookup::murder_plan::Offset::HORIZONTAL,
+            gametab_games::murder_plan::Offset::ZERO,
+            gametab_games::murder_plan::Offset::HORIZONTAL,
         );
         s.killer_intrigue = 3;
         assert!(!layers.reachable(8, 8, s));

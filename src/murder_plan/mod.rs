@@ -5,12 +5,14 @@
 //! enumerates the reachable layers from the 16 starts, [`solver`]
 //! runs the backward induction with matrix-game dedupe, and [`tables`] turns
 //! the solution into Parquet tables; [`cache`] keeps solved games on disk
-//! between builds. The rules themselves live in
-//! `gametab_lookup::murder_plan::model`.
+//! between builds. [`cli`] is `gametab murder-plan` (solve one state) and
+//! [`lookup_cli`] is `gametab lookup` (answer from built tables). The rules
+//! themselves live in `gametab_games::murder_plan::model`.
 
 pub mod cache;
 pub mod cli;
 pub mod layers;
+pub mod lookup_cli;
 pub mod solver;
 pub mod successors;
 pub mod tables;
@@ -21,10 +23,53 @@ use std::time::Instant;
 use anyhow::{Context, Result};
 use indicatif::{ProgressBar, ProgressStyle};
 
+use crate::game::{command_group_of, command_of, parse, GameBuild, GameCommand, Plot};
+use crate::options::BuildOptions;
 use crate::output::TableWriter;
-use crate::pipeline::BuildOptions;
 use gametab_lookup::murder_plan::schema::MAX_DAYS;
+use gametab_lookup::GameId;
 use layers::Layers;
+
+/// Murder Plan in the registry: the solver's tables, their certificates
+/// re-checked by `verify`, the win-rate charts, `gametab murder-plan` and
+/// `gametab lookup`.
+pub const GAME: GameBuild = GameBuild {
+    id: GameId::MurderPlan,
+    build: build_tables,
+    verify: crate::verify::murder_plan::check_files,
+    plots: &[
+        Plot {
+            file: "murder_plan_win_rates.svg",
+            draw: crate::plots::murder_plan_win_rates,
+        },
+        Plot {
+            file: "murder_plan_win_rate_spread.svg",
+            draw: crate::plots::murder_plan_win_rate_spread,
+        },
+    ],
+    commands: &[
+        GameCommand {
+            name: "murder-plan",
+            command: || {
+                command_group_of::<cli::MurderPlanCommand>(
+                    "murder-plan",
+                    "Murder Plan (Tragedy Looper): solve single states",
+                )
+            },
+            run: |m| cli::run(parse(m)?),
+        },
+        GameCommand {
+            name: "lookup",
+            command: || {
+                command_of::<lookup_cli::LookupArgs>(
+                    "lookup",
+                    "Answer a Murder Plan query from built tables (lookup crate only, JSON output)",
+                )
+            },
+            run: |m| lookup_cli::run(parse(m)?),
+        },
+    ],
+};
 
 /// Solve D = 1..=8, write every Murder Plan table, and return summary lines.
 pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<Vec<String>> {
@@ -90,7 +135,7 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
     let layers = Layers::enumerate(&solution.successors, MAX_DAYS);
     let layers_at = Instant::now();
     let rows: Vec<String> = writer
-        .write_all(&tables::all(&solution, &layers))?
+        .write_all(&tables::all(&solution, &layers)?)?
         .iter()
         .map(|written| format!("{} {}", written.file, written.rows))
         .collect();

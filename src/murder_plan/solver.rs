@@ -18,7 +18,7 @@ use std::time::{Duration, Instant};
 
 use blake2::digest::consts::U32;
 use blake2::{Blake2b, Digest};
-use gametab_lookup::murder_plan::model::{BrainTarget, State, STATE_COUNT};
+use gametab_games::murder_plan::model::{BrainTarget, State, STATE_COUNT};
 use rayon::prelude::*;
 
 use super::cache::GameCache;

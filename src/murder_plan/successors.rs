@@ -8,7 +8,7 @@
 
 use blake2::digest::consts::U32;
 use blake2::{Blake2b, Digest};
-use gametab_lookup::murder_plan::model::{State, STATE_COUNT};
+use gametab_games::murder_plan::model::{State, STATE_COUNT};
 use rayon::prelude::*;
 
 use super::turns::TurnTables;

@@ -6,10 +6,11 @@
 
 use std::collections::BTreeMap;
 
+use gametab_games::murder_plan::model::{LimitedCards, Placement, State, STATE_COUNT};
 use gametab_lookup::io::{Column, Strings, TableData};
-use gametab_lookup::murder_plan::model::{LimitedCards, Placement, State, STATE_COUNT};
 use gametab_lookup::murder_plan::schema::{self, AVERAGE_START_INDEX};
 use gametab_lookup::schema::TableSchema;
+use gametab_lookup::Result;
 
 use super::layers::Layers;
 use super::solver::Solution;
@@ -82,32 +83,40 @@ impl StateKeys {
             .push(i32::from(s.limited.forbid_movement));
     }
 
-    fn into_columns(self) -> Vec<Column> {
+    fn into_columns(self) -> Vec<(&'static str, Column)> {
         vec![
-            Column::Int32(self.days_left),
-            Column::Int32(self.brain_x),
-            Column::Int32(self.brain_y),
-            Column::Int32(self.killer_x),
-            Column::Int32(self.killer_y),
-            Column::Int32(self.killer_intrigue),
-            Column::Int32(self.key_person_intrigue),
-            Column::Bool(self.diagonal_left),
-            Column::Bool(self.intrigue2_left),
-            Column::Int32(self.forbid_movement_left),
+            ("days_left", Column::Int32(self.days_left)),
+            ("brain_x", Column::Int32(self.brain_x)),
+            ("brain_y", Column::Int32(self.brain_y)),
+            ("killer_x", Column::Int32(self.killer_x)),
+            ("killer_y", Column::Int32(self.killer_y)),
+            ("killer_intrigue", Column::Int32(self.killer_intrigue)),
+            (
+                "key_person_intrigue",
+                Column::Int32(self.key_person_intrigue),
+            ),
+            ("diagonal_left", Column::Bool(self.diagonal_left)),
+            ("intrigue2_left", Column::Bool(self.intrigue2_left)),
+            (
+                "forbid_movement_left",
+                Column::Int32(self.forbid_movement_left),
+            ),
         ]
     }
 }
 
-fn table(schema: TableSchema, columns: Vec<Column>, max_days: u8) -> TableData {
-    TableData {
-        schema,
-        columns,
-        params: rule_params(max_days),
-    }
+/// The table of `schema` from its columns by name, with the rule
+/// parameters of a build up to `max_days`.
+fn table(
+    schema: TableSchema,
+    columns: Vec<(&'static str, Column)>,
+    max_days: u8,
+) -> Result<TableData> {
+    TableData::from_named(schema, columns, rule_params(max_days))
 }
 
 /// The values table: every state for every days_left in 0..=max_days.
-pub fn values(solution: &Solution, layers: &Layers) -> TableData {
+pub fn values(solution: &Solution, layers: &Layers) -> Result<TableData> {
     let mut keys = StateKeys::default();
     let (mut value, mut gap, mut reachable, mut canonical, mut won) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new(), Vec::new());
@@ -123,11 +132,11 @@ pub fn values(solution: &Solution, layers: &Layers) -> TableData {
     }
     let mut columns = keys.into_columns();
     columns.extend([
-        Column::Float64(value),
-        Column::Float64(gap),
-        Column::Bool(reachable),
-        Column::Bool(canonical),
-        Column::Bool(won),
+        ("value", Column::Float64(value)),
+        ("gap", Column::Float64(gap)),
+        ("reachable", Column::Bool(reachable)),
+        ("canonical", Column::Bool(canonical)),
+        ("mastermind_won", Column::Bool(won)),
     ]);
     table(schema::VALUES, columns, solution.max_days)
 }
@@ -166,7 +175,7 @@ enum Side {
 /// every non-winning state with days_left >= 1, read straight from the
 /// solved games (an axis-swapped state maps each action through the swap,
 /// an involution, as [`Solution::strategies`] does).
-fn strategy_table(solution: &Solution, schema: TableSchema, side: Side) -> TableData {
+fn strategy_table(solution: &Solution, schema: TableSchema, side: Side) -> Result<TableData> {
     let inventories: Vec<ActionLabels> = (0..16)
         .map(|i| {
             let limited = LimitedCards::from_index(i).expect("index < 16");
@@ -236,26 +245,26 @@ fn strategy_table(solution: &Solution, schema: TableSchema, side: Side) -> Table
     }
     let mut columns = keys.into_columns();
     columns.extend([
-        Column::Utf8(on_key_person),
-        Column::Utf8(on_brain),
-        Column::Utf8(on_killer),
-        Column::Float64(probability),
+        ("card_on_key_person", Column::Utf8(on_key_person)),
+        ("card_on_brain", Column::Utf8(on_brain)),
+        ("card_on_killer", Column::Utf8(on_killer)),
+        ("probability", Column::Float64(probability)),
     ]);
     table(schema, columns, solution.max_days)
 }
 
 /// The mastermind's strategy table (sigma*).
-pub fn mastermind_strategy(solution: &Solution) -> TableData {
+pub fn mastermind_strategy(solution: &Solution) -> Result<TableData> {
     strategy_table(solution, schema::MASTERMIND_STRATEGY, Side::Mastermind)
 }
 
 /// The protagonists' strategy table (tau*).
-pub fn protagonists_strategy(solution: &Solution) -> TableData {
+pub fn protagonists_strategy(solution: &Solution) -> Result<TableData> {
     strategy_table(solution, schema::PROTAGONISTS_STRATEGY, Side::Protagonists)
 }
 
 /// The brain-choice table: every post-card state for days_left >= 1.
-pub fn brain_choice(solution: &Solution) -> TableData {
+pub fn brain_choice(solution: &Solution) -> Result<TableData> {
     let mut keys = StateKeys::default();
     let (mut target, mut value) = (Strings::new(), Vec::new());
     for d in 1..=solution.max_days {
@@ -267,7 +276,10 @@ pub fn brain_choice(solution: &Solution) -> TableData {
         }
     }
     let mut columns = keys.into_columns();
-    columns.extend([Column::Utf8(target), Column::Float64(value)]);
+    columns.extend([
+        ("target", Column::Utf8(target)),
+        ("value", Column::Float64(value)),
+    ]);
     table(schema::BRAIN_CHOICE, columns, solution.max_days)
 }
 
@@ -278,7 +290,7 @@ pub fn start_label(start: State) -> String {
 
 /// The win-rate table: every horizon 1..=max_days and start, plus the
 /// average over the 16 starts (start_index 16).
-pub fn win_rates(solution: &Solution) -> TableData {
+pub fn win_rates(solution: &Solution) -> Result<TableData> {
     let (mut horizon, mut start_index, mut start, mut value) =
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for d in 1..=solution.max_days {
@@ -299,17 +311,17 @@ pub fn win_rates(solution: &Solution) -> TableData {
     table(
         schema::WIN_RATES,
         vec![
-            Column::Int32(horizon),
-            Column::Int32(start_index),
-            Column::Utf8(start.into()),
-            Column::Float64(value),
+            ("horizon", Column::Int32(horizon)),
+            ("start_index", Column::Int32(start_index)),
+            ("start", Column::Utf8(start.into())),
+            ("value", Column::Float64(value)),
         ],
         solution.max_days,
     )
 }
 
 /// Every Murder Plan table, in [`schema::ALL`] order (built in parallel).
-pub fn all(solution: &Solution, layers: &Layers) -> Vec<TableData> {
+pub fn all(solution: &Solution, layers: &Layers) -> Result<Vec<TableData>> {
     debug_assert_eq!(solution.values[0].len(), STATE_COUNT);
     let ((values, sigma), (tau, (brain, rates))) = rayon::join(
         || {
@@ -325,5 +337,5 @@ pub fn all(solution: &Solution, layers: &Layers) -> Vec<TableData> {
             )
         },
     );
-    vec![values, sigma, tau, brain, rates]
+    Ok(vec![values?, sigma?, tau?, brain?, rates?])
 }

@@ -11,7 +11,7 @@ use std::collections::HashMap;
 
 use rayon::prelude::*;
 
-use gametab_lookup::murder_plan::model::{
+use gametab_games::murder_plan::model::{
     mastermind_actions, protagonist_actions, resolve, LimitedCards, MastermindAction,
     ProtagonistAction, TurnOutcome,
 };

@@ -5,14 +5,14 @@
 //! probabilities.
 
 use anyhow::{bail, ensure, Context, Result};
+use gametab_games::cluedo::{FewCandidates, Opponents};
+use gametab_games::dice::{BidQuestion, BidRow, DiceInPlay, FaceClass, Reliability, Variant};
+use gametab_games::murder_plan::Offset;
 use gametab_lookup::cluedo::schema::FEW_CANDIDATES;
-use gametab_lookup::cluedo::{FewCandidates, Opponents, Source};
+use gametab_lookup::cluedo::Source;
 use gametab_lookup::dice::schema::BID_PROBABILITIES;
-use gametab_lookup::dice::{
-    BidQuestion, BidRow, DiceInPlay, FaceClass, Reliability, Source as DiceSource, Variant,
-};
+use gametab_lookup::dice::Source as DiceSource;
 use gametab_lookup::murder_plan::schema::{AVERAGE_START_INDEX, MAX_DAYS};
-use gametab_lookup::murder_plan::Offset;
 use gametab_lookup::Tables;
 
 use super::chart::{LegendCorner, LineChart, Series, Stroke};
@@ -94,7 +94,7 @@ pub fn murder_plan_win_rates(tables: &Tables) -> Result<LineChart> {
         };
         (1..=MAX_DAYS)
             .map(|horizon| {
-                let rate = tables.murder_plan.win_rate(horizon, start)?;
+                let rate = tables.murder_plan()?.win_rate(horizon, start)?;
                 Ok((f64::from(horizon), 100.0 * rate))
             })
             .collect()

@@ -16,6 +16,8 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use gametab_lookup::Tables;
 
+use crate::registry::{Plot, BUILDS};
+
 pub use chart::{LegendCorner, LineChart, Series, Stroke};
 pub use games::{
     cluedo_exact_vs_heuristic, cluedo_heuristic_error, dice_raw_vs_corrected,
@@ -25,27 +27,17 @@ pub use games::{
 /// Subdirectory of a table directory holding the plots.
 pub const PLOTS_DIR: &str = "plots";
 
-/// A chart builder: reads a table set and returns the chart.
-type ChartSource = fn(&Tables) -> Result<LineChart>;
-
-/// Every plot of the build: file name inside [`PLOTS_DIR`] and its source.
-const PLOTS: [(&str, ChartSource); 5] = [
-    ("murder_plan_win_rates.svg", murder_plan_win_rates),
-    (
-        "murder_plan_win_rate_spread.svg",
-        murder_plan_win_rate_spread,
-    ),
-    ("dice_raw_vs_corrected.svg", dice_raw_vs_corrected),
-    ("cluedo_exact_vs_heuristic.svg", cluedo_exact_vs_heuristic),
-    ("cluedo_heuristic_error.svg", cluedo_heuristic_error),
-];
+/// Every plot of the build, in the order they are written: each game's
+/// charts ([`crate::registry::GameBuild::plots`]) in registry order.
+fn plots() -> impl Iterator<Item = &'static Plot> {
+    BUILDS.iter().flat_map(|game| game.plots)
+}
 
 /// The file names of every plot, relative to the table directory
 /// (`plots/<name>.svg`), in the order they are written.
 pub fn plot_files() -> Vec<String> {
-    PLOTS
-        .iter()
-        .map(|(name, _)| format!("{PLOTS_DIR}/{name}"))
+    plots()
+        .map(|plot| format!("{PLOTS_DIR}/{}", plot.file))
         .collect()
 }
 
@@ -73,10 +65,10 @@ pub fn write_plots(tables: &Tables, dir: &Path) -> Result<Vec<WrittenPlot>> {
     std::fs::create_dir_all(&plots_dir)
         .with_context(|| format!("cannot create {}", plots_dir.display()))?;
     let mut written = Vec::new();
-    for ((name, source), file) in PLOTS.iter().zip(plot_files()) {
-        let chart = source(tables).with_context(|| format!("drawing {file}"))?;
+    for (plot, file) in plots().zip(plot_files()) {
+        let chart = (plot.draw)(tables).with_context(|| format!("drawing {file}"))?;
         let svg = chart.to_svg()?;
-        crate::output::write_atomically(&plots_dir.join(name), svg.as_bytes())?;
+        crate::output::write_atomically(&plots_dir.join(plot.file), svg.as_bytes())?;
         written.push(WrittenPlot {
             file,
             legend: chart.legend_entries().map(str::to_string).collect(),

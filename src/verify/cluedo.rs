@@ -7,8 +7,9 @@
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
+use gametab_games::cluedo::{FewCandidates, FewCandidatesAnswer};
 use gametab_lookup::cluedo::schema::FEW_CANDIDATES;
-use gametab_lookup::cluedo::{FewCandidates, FewCandidatesAnswer, FewCandidatesTable};
+use gametab_lookup::cluedo::FewCandidatesTable;
 use gametab_lookup::io::TableData;
 
 use super::files::LoadedFiles;
@@ -29,24 +30,23 @@ fn check_row(
     answers: &mut Answers,
     check: &mut TableCheck,
 ) -> Result<(), String> {
-    let err = |e: gametab_lookup::Error| e.to_string();
-    let unknown = &data.strings("unknown_cards").map_err(err)?[row];
-    let holders = &data.strings("holders").map_err(err)?[row];
+    let unknown = &data.strings("unknown_cards").map_err(|e| e.to_string())?[row];
+    let holders = &data.strings("holders").map_err(|e| e.to_string())?[row];
     let text = (unknown.to_string(), holders.to_string());
     let (config, answer) = match answers.entry(text) {
         Entry::Occupied(known) => known.into_mut(),
         Entry::Vacant(slot) => {
-            let config = FewCandidates::from_text(unknown, holders).map_err(err)?;
+            let config = FewCandidates::from_text(unknown, holders).map_err(|e| e.to_string())?;
             if config.canonical().0 != config {
                 return Err(format!("configuration {config} is not canonical"));
             }
-            let answer = config.solve().map_err(err)?;
+            let answer = config.solve().map_err(|e| e.to_string())?;
             slot.insert((config, answer))
         }
     };
     let (category, candidate) = (
-        data.i32s("category").map_err(err)?[row],
-        data.i32s("candidate").map_err(err)?[row],
+        data.i32s("category").map_err(|e| e.to_string())?[row],
+        data.i32s("candidate").map_err(|e| e.to_string())?[row],
     );
     let expected = usize::try_from(category)
         .ok()
@@ -56,9 +56,9 @@ fn check_row(
         .ok_or_else(|| format!("no candidate {category}/{candidate} in {config}"))?;
     let key = || key_text(data, row);
     let active = i32::try_from(config.active_opponents()).unwrap_or(i32::MAX);
-    let found_active = data.i32s("active_opponents").map_err(err)?[row];
+    let found_active = data.i32s("active_opponents").map_err(|e| e.to_string())?[row];
     check.exact(row, key, "active_opponents", active, found_active);
-    let found_other = data.i32s("other_cards").map_err(err)?[row];
+    let found_other = data.i32s("other_cards").map_err(|e| e.to_string())?[row];
     check.exact(
         row,
         key,
@@ -72,16 +72,16 @@ fn check_row(
         key,
         "deals",
         deals,
-        data.i64s("deals").map_err(err)?[row],
+        data.i64s("deals").map_err(|e| e.to_string())?[row],
     );
     let envelope = i64::try_from(expected.envelope_deals).unwrap_or(i64::MAX);
-    let found_envelope = data.i64s("envelope_deals").map_err(err)?[row];
+    let found_envelope = data.i64s("envelope_deals").map_err(|e| e.to_string())?[row];
     check.exact(row, key, "envelope_deals", envelope, found_envelope);
     for (column, value) in [
         ("p_envelope", expected.p_envelope),
         ("p_heuristic", expected.p_heuristic),
     ] {
-        let found = data.f64s(column).map_err(err)?[row];
+        let found = data.f64s(column).map_err(|e| e.to_string())?[row];
         check.float(row, key, column, value, found, FLOAT_TOLERANCE);
     }
     Ok(())

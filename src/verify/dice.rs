@@ -5,12 +5,12 @@
 //! `bidder_posterior`, the published rule) and compared: integers and
 //! labels exactly, probabilities and values within [`FLOAT_TOLERANCE`].
 
-use gametab_lookup::dice::schema::{BIDDER_POSTERIORS, BID_PROBABILITIES, DECISIONS};
-use gametab_lookup::dice::{
-    bidder_posterior, Action, Bid, BidQuestion, BidRow, BidTable, DecisionKey, DecisionRow,
-    DecisionTable, DiceGrid, DiceInPlay, Face, FaceClass, Hand, PosteriorQuestion, PosteriorTable,
-    Reliability, Variant,
+use gametab_games::dice::{
+    bidder_posterior, Action, Bid, BidQuestion, BidRow, DecisionKey, DecisionRow, DiceGrid,
+    DiceInPlay, Face, FaceClass, Hand, PosteriorQuestion, Reliability, Variant,
 };
+use gametab_lookup::dice::schema::{BIDDER_POSTERIORS, BID_PROBABILITIES, DECISIONS};
+use gametab_lookup::dice::{grid_from_params, BidTable, DecisionTable, PosteriorTable};
 use gametab_lookup::io::TableData;
 use gametab_lookup::schema::TableSchema;
 
@@ -28,7 +28,7 @@ fn count(value: i32, column: &str) -> Result<u32, String> {
     u32::try_from(value).map_err(|_| format!("{column} = {value} is negative"))
 }
 
-fn err(e: gametab_lookup::Error) -> String {
+fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 
@@ -172,7 +172,7 @@ fn check_table(
     if let Err(e) = loader(bytes.clone()) {
         check.file_mismatch("file", "a table the lookup loader accepts", e);
     }
-    let grid = DiceGrid::from_params(schema.name, &data.params).ok();
+    let grid = grid_from_params(schema.name, &data.params).ok();
     for row in sample_rows(
         schema.name,
         data.rows(),

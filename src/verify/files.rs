@@ -14,13 +14,9 @@ use gametab_lookup::schema::TableSchema;
 
 use super::report::TableCheck;
 
-/// Every table a build writes, in build order.
+/// Every table a build writes, in build order (the game registry's).
 pub fn known_schemas() -> Vec<TableSchema> {
-    let mut all = gametab_lookup::murder_plan::schema::ALL.to_vec();
-    all.push(gametab_lookup::cluedo::schema::FEW_CANDIDATES);
-    all.push(gametab_lookup::werewolf::schema::WEREWOLF_EARLY);
-    all.extend(gametab_lookup::dice::schema::ALL);
-    all
+    gametab_lookup::all_schemas().copied().collect()
 }
 
 /// The table files of a directory, read and decoded where possible.

@@ -73,11 +73,9 @@ pub fn verify(dir: &Path, sampling: &Sampling) -> Result<Report> {
         bail!("{} is not a table directory", dir.display());
     }
     let (mut checks, loaded) = files::check_files(dir);
-    let mp = gametab_lookup::murder_plan::schema::ALL.map(|s| loaded.table(&s));
-    let mut semantic = murder_plan::check(mp).files;
-    semantic.extend(cluedo::check(&loaded, sampling));
-    semantic.extend(werewolf::check(&loaded, sampling));
-    semantic.extend(dice::check(&loaded, sampling));
+    let semantic = crate::registry::BUILDS
+        .iter()
+        .flat_map(|game| (game.verify)(&loaded, sampling));
     // One entry per file: the semantic check merged into the file check.
     for check in semantic {
         match checks.iter_mut().find(|c| c.file == check.file) {

@@ -9,11 +9,10 @@
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 
+use gametab_games::werewolf::{EarlyAnswer, EarlyRole, EarlySituation, EarlyVote, EARLY_FAMILY};
 use gametab_lookup::io::TableData;
 use gametab_lookup::werewolf::schema::WEREWOLF_EARLY;
-use gametab_lookup::werewolf::{
-    EarlyAnswer, EarlyGameTable, EarlyRole, EarlySituation, EarlyVote, EARLY_FAMILY,
-};
+use gametab_lookup::werewolf::EarlyGameTable;
 
 use super::files::LoadedFiles;
 use super::report::{key_text, TableCheck};
@@ -23,7 +22,7 @@ use super::Sampling;
 /// Largest accepted difference between a stored float and the engine's.
 pub const FLOAT_TOLERANCE: f64 = 1e-12;
 
-fn err(e: gametab_lookup::Error) -> String {
+fn err(e: impl std::fmt::Display) -> String {
     e.to_string()
 }
 

@@ -8,7 +8,7 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use gametab_lookup::werewolf::{rank, Baseline, Candidate, GameLog, Posterior, ScoringRule};
+use gametab_games::werewolf::{rank, Baseline, Candidate, GameLog, Posterior, ScoringRule};
 
 /// Arguments of `gametab werewolf`.
 #[derive(Debug, Args)]

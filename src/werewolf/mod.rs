@@ -2,23 +2,46 @@
 //! `gametab werewolf` command.
 //!
 //! The engine (evidence model, exact posterior, scoring rules, published
-//! baseline) and the table schema live in `gametab_lookup::werewolf`; this
+//! baseline) lives in `gametab_games::werewolf`, the table schema in
+//! `gametab_lookup::werewolf`; this
 //! module solves every situation of
-//! [`gametab_lookup::werewolf::EARLY_FAMILY`] in parallel and
+//! [`gametab_games::werewolf::EARLY_FAMILY`] in parallel and
 //! writes the `werewolf_early` table, rows sorted by key so the file is the
 //! same whatever the thread count.
 
 pub mod cli;
+pub mod rows;
 
 use std::time::Instant;
 
 use anyhow::{Context, Result};
 use rayon::prelude::*;
 
-use gametab_lookup::werewolf::{early_table_data, EarlyAnswer, EARLY_FAMILY};
+use gametab_games::werewolf::{EarlyAnswer, EARLY_FAMILY};
 
+use crate::game::{command_of, parse, GameBuild, GameCommand};
+use crate::options::BuildOptions;
 use crate::output::TableWriter;
-use crate::pipeline::BuildOptions;
+use gametab_lookup::GameId;
+
+/// Werewolf in the registry: the early-game table, re-solved by sampling
+/// in `verify`, and `gametab werewolf` (no chart yet).
+pub const GAME: GameBuild = GameBuild {
+    id: GameId::Werewolf,
+    build: build_tables,
+    verify: crate::verify::werewolf::check,
+    plots: &[],
+    commands: &[GameCommand {
+        name: "werewolf",
+        command: || {
+            command_of::<cli::WerewolfArgs>(
+                "werewolf",
+                "Werewolf: exact P(wolf) per player and the vote ranking of a game log",
+            )
+        },
+        run: |m| cli::run(&parse(m)?),
+    }],
+};
 
 /// Solve every early-game situation and write `werewolf_early.parquet`.
 ///
@@ -37,7 +60,7 @@ pub fn build_tables(_options: &BuildOptions, writer: &mut TableWriter) -> Result
         })
         .collect::<Result<Vec<EarlyAnswer>>>()?;
     let solved = start.elapsed();
-    let data = early_table_data(&answers)?;
+    let data = rows::early_table_data(&answers)?;
     let written = writer.write(&data)?;
     Ok(vec![format!(
         "{}: {} situations, {} rows, {} bytes (solved in {:.3} s)",

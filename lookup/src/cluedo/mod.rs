@@ -1,55 +1,9 @@
-//! Cluedo (Clue): exact probabilities from what one player knows.
-//!
-//! The engine ([`analyse`]) counts every deal consistent with the facts
-//! exactly (`u128`) and reports P(card in envelope) and P(player holds card);
-//! [`FewCandidates`] is the canonical form of the few-candidate
-//! configurations tabulated by `gametab build` ([`FewCandidatesSolver`]
-//! counts many of them quickly), and [`FewCandidatesTable`] answers them
-//! from the table, falling back to the exact count outside it.
-//!
-//! ```
-//! use gametab_lookup::cluedo::{analyse, CardSet, Fact, Knowledge, Model, Observer, Rules, Seat};
-//! # fn main() -> gametab_lookup::Result<()> {
-//! let rules = Rules::standard(3)?;
-//! let deck = *rules.deck();
-//! let hand = ["Miss Scarlett", "Mrs White", "Rope", "Kitchen", "Hall", "Study"]
-//!     .iter()
-//!     .map(|n| deck.parse_card(n))
-//!     .collect::<gametab_lookup::Result<Vec<_>>>()?;
-//! let mut knowledge = Knowledge::new(rules, Observer::Player { seat: Seat(0), hand: CardSet::of(&hand) })?;
-//! knowledge.add(Fact::Holds { player: Seat(1), card: deck.parse_card("Dagger")? })?;
-//! let notebook = analyse(&knowledge, Model::EqualDeals)?;
-//! assert_eq!(notebook.p_envelope(deck.parse_card("Dagger")?), 0.0);
-//! # Ok(())
-//! # }
-//! ```
+//! Cluedo: the few-candidate table ([`schema`]), its family
+//! ([`in_table_family`], [`packed_key`]) and [`FewCandidatesTable`], which
+//! answers configurations from the file and counts those outside it with
+//! the engine of `gametab_games::cluedo`.
 
-mod cards;
-mod config;
-mod count;
-mod engine;
-mod facts;
-mod log;
 pub mod schema;
-mod solver;
 mod table;
 
-pub use cards::{
-    Card, CardSet, Category, Deck, Rules, Seat, MAX_CARDS, MAX_PLAYERS, STANDARD_NAMES,
-};
-pub use config::{
-    CandidateAnswer, CandidateMap, FewCandidates, FewCandidatesAnswer, Opponents, MAX_CANDIDATES,
-    MAX_OPPONENTS,
-};
-pub use engine::{analyse, count_deals, Model, Notebook, Place};
-pub use facts::{Fact, Knowledge, Observer};
-pub use log::{GameLog, LoggedAccusation, LoggedFact, LoggedSuggestion};
-pub use solver::FewCandidatesSolver;
 pub use table::{in_table_family, packed_key, FewCandidatesTable, Source};
-
-#[cfg(test)]
-mod config_tests;
-#[cfg(test)]
-mod engine_tests;
-#[cfg(test)]
-mod solver_tests;

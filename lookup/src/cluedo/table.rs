@@ -4,14 +4,13 @@
 //! counted exactly on the spot, so every query gets the exact answer.
 
 use std::collections::HashMap;
-use std::path::Path;
 
 use bytes::Bytes;
 
-use super::config::{CandidateAnswer, FewCandidates, FewCandidatesAnswer, MAX_CANDIDATES};
 use super::schema::{FEW_CANDIDATES, MAX_ACTIVE_OPPONENTS, MAX_UNKNOWN_WITH_THREE_ACTIVE};
 use crate::error::{Error, Result};
 use crate::io::read_parquet;
+use gametab_games::cluedo::{CandidateAnswer, FewCandidates, FewCandidatesAnswer, MAX_CANDIDATES};
 
 /// Where an answer came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -58,15 +57,6 @@ pub struct FewCandidatesTable {
 }
 
 impl FewCandidatesTable {
-    /// Load `cluedo_few_candidates.parquet` from `dir`.
-    ///
-    /// # Errors
-    /// [`Error::MissingFile`], [`Error::Io`], or the errors of
-    /// [`FewCandidatesTable::from_bytes`].
-    pub fn load(dir: &Path) -> Result<FewCandidatesTable> {
-        FewCandidatesTable::from_bytes(crate::tables::read_file(dir, FEW_CANDIDATES.file)?)
-    }
-
     /// Number of configurations in the table.
     pub fn len(&self) -> usize {
         self.answers.len()

@@ -5,11 +5,11 @@
 
 use bytes::Bytes;
 
-use super::grid::DiceGrid;
-use super::types::Reliability;
 use crate::error::{Error, Result};
 use crate::io::{read_parquet, TableData};
 use crate::schema::TableSchema;
+use gametab_games::dice::DiceGrid;
+use gametab_games::dice::Reliability;
 
 /// Where a row sits: its block, its place in the block, the block's length.
 pub(super) struct Slot {
@@ -116,7 +116,7 @@ pub(super) fn reliability_index(grid: &DiceGrid, rel: f64) -> std::result::Resul
 
 pub(super) fn load(bytes: impl Into<Bytes>, schema: &TableSchema) -> Result<(TableData, DiceGrid)> {
     let data = read_parquet(bytes.into(), schema)?;
-    let grid = DiceGrid::from_params(schema.name, &data.params)?;
+    let grid = super::grid_from_params(schema.name, &data.params)?;
     Ok((data, grid))
 }
 

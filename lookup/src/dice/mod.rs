@@ -1,54 +1,12 @@
-//! Liar's Dice: exact bid probabilities, the bidder's posterior under the
-//! reliability model, the corrected probability, the value of opening, and
-//! the decision rule published with the method, in the plain and the
-//! ones-wild variant (model: `shared/specs/liars-dice.md`).
-//!
-//! The engine is exact where it counts: binomial probabilities are exact
-//! fractions of the `6^n` outcomes of the hidden dice ([`exact`]), rounded
-//! once to `f64`; the reliability model then combines them in floating
-//! point. The same functions fill the tables and answer queries off the
-//! grid, so on the grid a stored row and a fresh computation agree bit for
-//! bit.
-//!
-//! ```
-//! use gametab_lookup::dice::{bid_odds, BidQuestion, DiceInPlay, FaceClass, Reliability, Variant};
-//!
-//! // 4 players with 5 dice each, "5 fives" bid, I hold one five.
-//! let dice = DiceInPlay::new(20, 5, 5)?;
-//! let rel = Reliability::new(2.0)?;
-//! let question = BidQuestion::new(dice, Variant::Plain, FaceClass::Other, 5, 1, rel)?;
-//! let odds = bid_odds(&question);
-//! assert_eq!(format!("{:.4}", odds.raw_probability), "0.2315");
-//! assert_eq!(format!("{:.4}", odds.corrected_probability), "0.4785");
-//! # Ok::<(), gametab_lookup::Error>(())
-//! ```
-//!
-//! Tables: [`schema`] defines them, `gametab build` writes them over a
-//! [`DiceGrid`], and [`DiceTables`] loads and queries them.
+//! Liar's Dice: the three tables' schemas ([`schema`]), the build grid as
+//! table metadata ([`grid_params`], [`grid_from_params`]), and
+//! [`DiceTables`], which loads them and answers questions, computing with
+//! the engine of `gametab_games::dice` what lies off the grid.
 
-mod batch;
-pub mod decision;
-pub mod exact;
-mod grid;
+mod grid_params;
 mod index;
-mod model;
 pub mod schema;
 mod tables;
-mod types;
 
-pub use batch::{BidTails, BidderPosteriors, HandRule, PublishedRuleBlock};
-pub use decision::{published_rule, Action, Advice, RaiseOption, Situation, PUBLISHED_RULE};
-pub use exact::{MatchCounts, OutcomeFraction, TailProbabilities};
-pub use grid::DiceGrid;
-pub use model::{
-    bid_odds, bidder_posterior, corrected_probability, ev_open, raw_probability, BidOdds,
-    BidQuestion, BidderPosterior, PosteriorQuestion,
-};
-pub use tables::{
-    Answer, BidRow, BidTable, DecisionKey, DecisionRow, DecisionTable, DiceTables, PosteriorTable,
-    Source,
-};
-pub use types::{
-    Bid, DiceInPlay, Face, FaceClass, Hand, MatchingFaces, Reliability, Variant, FACES,
-    MAX_TOTAL_DICE,
-};
+pub use grid_params::{grid_from_params, grid_params};
+pub use tables::{Answer, BidTable, DecisionTable, DiceTables, PosteriorTable, Source};

@@ -11,22 +11,19 @@
 //! engine ([`Source::Computed`]); on the grid the stored row is returned
 //! ([`Source::Table`]) and equals the computation bit for bit.
 
-use std::path::Path;
-
 use bytes::Bytes;
 use serde::Serialize;
 
-use super::decision::{published_rule, Action, Situation};
-use super::grid::DiceGrid;
 use super::index::{
     check_probability, count, index_blocks, load, not_in, reliability_index, BlockShape, Slot,
     ABSENT,
 };
-use super::model::{bid_odds, bidder_posterior, BidQuestion, BidderPosterior, PosteriorQuestion};
 use super::schema::{BIDDER_POSTERIORS, BID_PROBABILITIES, DECISIONS};
-use super::types::{Bid, Face, FaceClass, Hand, Reliability, Variant};
 use crate::error::{Error, Result};
-use crate::tables::read_file;
+use gametab_games::dice::DiceGrid;
+use gametab_games::dice::{bidder_posterior, BidQuestion, BidderPosterior, PosteriorQuestion};
+use gametab_games::dice::{Action, BidRow, DecisionKey, DecisionRow};
+use gametab_games::dice::{Bid, Face, FaceClass, Hand};
 
 /// Where an answer came from.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize)]
@@ -45,96 +42,6 @@ pub struct Answer<T> {
     pub value: T,
     /// Table or engine.
     pub source: Source,
-}
-
-/// The values of one row of the bid-probability table.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct BidRow {
-    /// Exact `P(total >= q)` from my dice alone.
-    pub raw_probability: f64,
-    /// The probability after reading the bid (reliability model).
-    pub corrected_probability: f64,
-    /// `1 - 2 · corrected_probability`.
-    pub ev_open: f64,
-    /// Continuity-corrected normal approximation of the raw probability.
-    pub normal_approximation: f64,
-}
-
-impl BidRow {
-    /// The row computed by the engine.
-    pub fn compute(question: &BidQuestion) -> BidRow {
-        let odds = bid_odds(question);
-        BidRow {
-            raw_probability: odds.raw_probability,
-            corrected_probability: odds.corrected_probability,
-            ev_open: odds.ev_open,
-            normal_approximation: odds.normal_approximation,
-        }
-    }
-}
-
-/// The key of the decisions table: the standard game, where every player
-/// holds as many dice as my hand.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct DecisionKey {
-    /// Players at the table.
-    pub players: u32,
-    /// The game's variant.
-    pub variant: Variant,
-    /// The reliability credited to the bidder.
-    pub reliability: Reliability,
-    /// My dice.
-    pub hand: Hand,
-    /// The standing bid.
-    pub standing: Bid,
-}
-
-impl DecisionKey {
-    /// The situation: `players × hand size` dice, the bidder holding as many
-    /// as I do.
-    ///
-    /// # Errors
-    /// As [`Situation::new`].
-    pub fn situation(&self) -> Result<Situation> {
-        let total = self
-            .players
-            .checked_mul(self.hand.len())
-            .ok_or(Error::OutOfRange {
-                what: "players",
-                detail: format!("{} players", self.players),
-            })?;
-        Situation::new(
-            total,
-            self.hand.clone(),
-            self.hand.len(),
-            self.variant,
-            self.standing,
-            self.reliability,
-        )
-    }
-}
-
-/// The values of one row of the decisions table.
-#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
-pub struct DecisionRow {
-    /// The published rule's action.
-    pub action: Action,
-    /// Its value under the rule.
-    pub expected_value: f64,
-}
-
-impl DecisionRow {
-    /// The row computed by the engine.
-    ///
-    /// # Errors
-    /// As [`DecisionKey::situation`].
-    pub fn compute(key: &DecisionKey) -> Result<DecisionRow> {
-        let advice = published_rule(&key.situation()?);
-        Ok(DecisionRow {
-            action: advice.action,
-            expected_value: advice.expected_value,
-        })
-    }
 }
 
 /// The bid-probability table, indexed.
@@ -208,7 +115,7 @@ impl BidTable {
             check_probability("raw_probability", table.raw[row])?;
             check_probability("corrected_probability", table.corrected[row])?;
             check_probability("normal_approximation", table.normal[row])?;
-            if table.ev_open[row] != super::model::ev_open(table.corrected[row]) {
+            if table.ev_open[row] != gametab_games::dice::ev_open(table.corrected[row]) {
                 return Err("ev_open is not 1 - 2 corrected_probability".to_string());
             }
             let coords =
@@ -519,19 +426,6 @@ pub struct DiceTables {
 }
 
 impl DiceTables {
-    /// Load the three tables from the directory `dir`.
-    ///
-    /// # Errors
-    /// [`Error::MissingFile`] or [`Error::Io`] for an unreadable file; as
-    /// [`DiceTables::from_bytes`] for its contents.
-    pub fn open(dir: &Path) -> Result<DiceTables> {
-        DiceTables::from_bytes(
-            read_file(dir, BID_PROBABILITIES.file)?,
-            read_file(dir, BIDDER_POSTERIORS.file)?,
-            read_file(dir, DECISIONS.file)?,
-        )
-    }
-
     /// Load the three tables from their files' bytes.
     ///
     /// # Errors
@@ -599,7 +493,7 @@ impl DiceTables {
     /// # Errors
     /// As [`DecisionKey::situation`] for a key that is no legal situation.
     pub fn decision(&self, key: &DecisionKey) -> Result<Answer<DecisionRow>> {
-        fallback(self.decisions.get(key), || DecisionRow::compute(key))
+        fallback(self.decisions.get(key), || Ok(DecisionRow::compute(key)?))
     }
 }
 

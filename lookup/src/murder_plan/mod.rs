@@ -1,16 +1,8 @@
-//! Murder Plan (the Tragedy Looper scenario): the rules model and the table
-//! schemas shared by the solver pipeline and the lookup.
+//! Murder Plan: the table schemas ([`schema`]) and [`MurderPlanTables`],
+//! which loads the values, strategies, brain choices and win rates and
+//! answers queries about the states of `gametab_games::murder_plan`.
 
-pub mod model;
 pub mod schema;
 mod tables;
 
 pub use tables::MurderPlanTables;
-
-#[cfg(test)]
-mod model_tests;
-
-pub use model::{
-    BrainTarget, LimitedCards, MastermindAction, MastermindCard, Offset, Placement,
-    ProtagonistAction, ProtagonistCard, State, TurnOutcome,
-};

@@ -1,6 +1,6 @@
 //! Schemas of the Murder Plan tables. Column meanings are documented in
 //! `tables/README.md`; the state columns are the fields of
-//! [`super::State`], the key columns come first.
+//! `State`, the key columns come first.
 
 use crate::schema::{col, ColumnDef, ColumnType::*, TableSchema};
 

@@ -6,14 +6,15 @@
 
 use bytes::Bytes;
 
-use super::model::{
-    BrainTarget, MastermindAction, MastermindCard, Offset, Placement, ProtagonistAction,
-    ProtagonistCard, State, STATE_COUNT,
-};
 use super::schema::{self, AVERAGE_START_INDEX, MAX_DAYS};
 use crate::error::{Error, Result};
 use crate::io::{read_parquet, TableData};
 use crate::schema::TableSchema;
+use gametab_games::murder_plan::model::{
+    BrainTarget, MastermindAction, MastermindCard, Offset, Placement, ProtagonistAction,
+    ProtagonistCard, State, STATE_COUNT,
+};
+use gametab_games::murder_plan::DaysLeft;
 
 /// Probabilities of one state's strategy support must sum to 1 within this.
 const SUM_TOLERANCE: f64 = 1e-9;
@@ -122,7 +123,7 @@ impl<'a> StateKeyColumns<'a> {
             killer: killer.expect("checked components"),
             killer_intrigue: small(c, 4, "killer_intrigue")?,
             key_person_intrigue: small(h, 2, "key_person_intrigue")?,
-            limited: super::LimitedCards {
+            limited: gametab_games::murder_plan::LimitedCards {
                 diagonal: self.bools[0][row],
                 intrigue_plus_two: self.bools[1][row],
                 forbid_movement: small(fm, 3, "forbid_movement_left")?,
@@ -386,7 +387,7 @@ impl MurderPlanTables {
     /// # Errors
     /// [`Error::OutOfRange`] for days_left above 8 or a forbid-movement count
     /// above 3.
-    pub fn value(&self, days_left: u8, state: State) -> Result<f64> {
+    pub fn value(&self, days_left: impl Into<DaysLeft>, state: State) -> Result<f64> {
         Ok(self.values[self.key(days_left, 0, state)?])
     }
 
@@ -394,7 +395,7 @@ impl MurderPlanTables {
     ///
     /// # Errors
     /// As [`MurderPlanTables::value`].
-    pub fn gap(&self, days_left: u8, state: State) -> Result<f64> {
+    pub fn gap(&self, days_left: impl Into<DaysLeft>, state: State) -> Result<f64> {
         Ok(self.gaps[self.key(days_left, 0, state)?])
     }
 
@@ -403,11 +404,12 @@ impl MurderPlanTables {
     ///
     /// # Errors
     /// As [`MurderPlanTables::value`].
-    pub fn reachable(&self, days_left: u8, state: State) -> Result<bool> {
+    pub fn reachable(&self, days_left: impl Into<DaysLeft>, state: State) -> Result<bool> {
         Ok(self.reachable[self.key(days_left, 0, state)?])
     }
 
-    fn key(&self, days_left: u8, min_days: u8, state: State) -> Result<usize> {
+    fn key(&self, days_left: impl Into<DaysLeft>, min_days: u8, state: State) -> Result<usize> {
+        let days_left = days_left.into().get();
         check_days(days_left, min_days)?;
         if state.limited.forbid_movement > 3 {
             return Err(Error::OutOfRange {
@@ -418,7 +420,8 @@ impl MurderPlanTables {
         Ok(usize::from(days_left) * STATE_COUNT + state.clamped().index())
     }
 
-    fn support_key(&self, days_left: u8, state: State) -> Result<usize> {
+    fn support_key(&self, days_left: impl Into<DaysLeft>, state: State) -> Result<usize> {
+        let days_left = days_left.into();
         let key = self.key(days_left, 1, state)?;
         if state.clamped().is_win() {
             return Err(Error::NotInTable {
@@ -437,7 +440,7 @@ impl MurderPlanTables {
     /// [`Error::NotInTable`] for a state in which the mastermind has won.
     pub fn mastermind_strategy(
         &self,
-        days_left: u8,
+        days_left: impl Into<DaysLeft>,
         state: State,
     ) -> Result<&[(MastermindAction, f64)]> {
         Ok(self.mastermind.get(self.support_key(days_left, state)?))
@@ -449,7 +452,7 @@ impl MurderPlanTables {
     /// As [`MurderPlanTables::mastermind_strategy`].
     pub fn protagonists_strategy(
         &self,
-        days_left: u8,
+        days_left: impl Into<DaysLeft>,
         state: State,
     ) -> Result<&[(ProtagonistAction, f64)]> {
         Ok(self.protagonists.get(self.support_key(days_left, state)?))
@@ -464,7 +467,7 @@ impl MurderPlanTables {
     /// [`Error::OutOfRange`] for `u` outside [0, 1).
     pub fn sample_mastermind(
         &self,
-        days_left: u8,
+        days_left: impl Into<DaysLeft>,
         state: State,
         u: f64,
     ) -> Result<MastermindAction> {
@@ -478,7 +481,7 @@ impl MurderPlanTables {
     /// As [`MurderPlanTables::sample_mastermind`].
     pub fn sample_protagonists(
         &self,
-        days_left: u8,
+        days_left: impl Into<DaysLeft>,
         state: State,
         u: f64,
     ) -> Result<ProtagonistAction> {
@@ -490,17 +493,27 @@ impl MurderPlanTables {
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for days_left outside 1..=8.
-    pub fn brain_choice(&self, days_left: u8, post_cards: State) -> Result<(BrainTarget, f64)> {
+    pub fn brain_choice(
+        &self,
+        days_left: impl Into<DaysLeft>,
+        post_cards: State,
+    ) -> Result<(BrainTarget, f64)> {
         let key = self.key(days_left, 1, post_cards)?;
         Ok(self.brain[key - STATE_COUNT])
     }
 
-    /// The optimal mastermind win rate for horizon D (1..=8) from one start
-    /// (`x`, `y`), or the average over the 16 starts with `None`.
+    /// The optimal mastermind win rate for horizon D (1..=8: the days left
+    /// at the start) from one start (`x`, `y`), or the average over the 16
+    /// starts with `None`.
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for a horizon outside 1..=8.
-    pub fn win_rate(&self, horizon: u8, start: Option<(Offset, Offset)>) -> Result<f64> {
+    pub fn win_rate(
+        &self,
+        horizon: impl Into<DaysLeft>,
+        start: Option<(Offset, Offset)>,
+    ) -> Result<f64> {
+        let horizon = horizon.into().get();
         check_days(horizon, 1)?;
         let index = match start {
             Some((x, y)) => usize::from(x.code()) * 4 + usize::from(y.code()),

@@ -1,26 +1,25 @@
-//! Encoding the early-game answers as the `werewolf_early` table and serving
-//! them back: [`early_table_data`] is what the pipeline writes,
-//! [`EarlyGameTable`] loads the file (from a directory or from bytes),
-//! indexes it by situation and answers queries, solving situations outside
-//! the table with the engine.
+//! Serving the `werewolf_early` table: [`EarlyGameTable`] decodes the file
+//! (its bytes, as [`crate::Tables`] hands them over), indexes it by
+//! situation and answers queries, solving situations outside the table
+//! with the engine. [`early_params`] is the metadata the table must carry.
 
 use std::collections::{BTreeMap, HashMap};
-use std::path::Path;
 
 use bytes::Bytes;
 
 use crate::error::{Error, Result};
-use crate::io::{read_parquet, Column, Strings, TableData};
+use crate::io::{read_parquet, Strings, TableData};
 
-use super::early::{
+use super::schema::WEREWOLF_EARLY;
+use gametab_games::werewolf::EvidenceModel;
+use gametab_games::werewolf::{
     EarlyAnswer, EarlyRole, EarlyRoleAnswer, EarlySituation, EarlyVote, EARLY_FAMILY,
 };
-use super::model::EvidenceModel;
-use super::schema::WEREWOLF_EARLY;
-use super::scoring::{PUBLISHED_INFORMATION_WEIGHT, PUBLISHED_PROBABILITY_WEIGHT};
+use gametab_games::werewolf::{PUBLISHED_INFORMATION_WEIGHT, PUBLISHED_PROBABILITY_WEIGHT};
 
-/// The parameters written into the table's metadata.
-fn params() -> BTreeMap<String, String> {
+/// The parameters of the table's metadata: the family and the model its
+/// answers are for. The writer records them, the loader insists on them.
+pub fn early_params() -> BTreeMap<String, String> {
     let model = EvidenceModel::default();
     let v = model.votes;
     [
@@ -60,101 +59,6 @@ fn params() -> BTreeMap<String, String> {
     .collect()
 }
 
-/// The sort key of a row.
-type RowKey = (
-    i32,
-    i32,
-    bool,
-    i32,
-    i32,
-    i32,
-    &'static str,
-    &'static str,
-    i32,
-);
-
-fn row_key(s: &EarlySituation, role: &EarlyRoleAnswer) -> RowKey {
-    (
-        s.players as i32,
-        s.wolves as i32,
-        s.checked_is_wolf,
-        s.votes_for_seer as i32,
-        s.votes_for_checked as i32,
-        s.votes_for_suspect as i32,
-        s.checked_votes.name(),
-        s.suspect_votes.name(),
-        role.first_player as i32,
-    )
-}
-
-/// The `werewolf_early` table of `answers`, rows sorted by key whatever the
-/// order of `answers`.
-///
-/// # Errors
-/// [`Error::Write`] when a number does not fit its column.
-pub fn early_table_data(answers: &[EarlyAnswer]) -> Result<TableData> {
-    let mut rows: Vec<(RowKey, &EarlyAnswer, &EarlyRoleAnswer)> = answers
-        .iter()
-        .flat_map(|a| {
-            a.roles
-                .iter()
-                .map(move |r| (row_key(&a.situation, r), a, r))
-        })
-        .collect();
-    rows.sort_by(|a, b| a.0.cmp(&b.0));
-    let too_big = |what: &str| Error::Write {
-        table: WEREWOLF_EARLY.name,
-        detail: format!("{what} does not fit its column"),
-    };
-    let mut columns: Vec<Column> = Vec::new();
-    let i32_col = |f: &dyn Fn(&RowKey, &EarlyRoleAnswer) -> i32| {
-        Column::Int32(rows.iter().map(|(k, _, r)| f(k, r)).collect())
-    };
-    let str_col = |f: &dyn Fn(&RowKey) -> &'static str| {
-        Column::Utf8(rows.iter().map(|(k, _, _)| f(k).to_string()).collect())
-    };
-    let f64_col = |f: &dyn Fn(&EarlyAnswer, &EarlyRoleAnswer) -> f64| {
-        Column::Float64(rows.iter().map(|(_, a, r)| f(a, r)).collect())
-    };
-    let bool_col = |f: &dyn Fn(&EarlyAnswer, &EarlyRoleAnswer) -> bool| {
-        Column::Bool(rows.iter().map(|(_, a, r)| f(a, r)).collect())
-    };
-    columns.push(i32_col(&|k, _| k.0));
-    columns.push(i32_col(&|k, _| k.1));
-    columns.push(Column::Bool(rows.iter().map(|(k, _, _)| k.2).collect()));
-    columns.push(i32_col(&|k, _| k.3));
-    columns.push(i32_col(&|k, _| k.4));
-    columns.push(i32_col(&|k, _| k.5));
-    columns.push(str_col(&|k| k.6));
-    columns.push(str_col(&|k| k.7));
-    columns.push(i32_col(&|k, _| k.8));
-    columns.push(Column::Utf8(
-        rows.iter()
-            .map(|(_, _, r)| r.role.name().to_string())
-            .collect(),
-    ));
-    columns.push(i32_col(&|_, r| r.members as i32));
-    let wolf_sets = rows
-        .iter()
-        .map(|(_, a, _)| i64::try_from(a.wolf_sets).map_err(|_| too_big("wolf_sets")))
-        .collect::<Result<Vec<_>>>()?;
-    columns.push(Column::Int64(wolf_sets));
-    columns.push(f64_col(&|a, _| a.joint_entropy));
-    columns.push(f64_col(&|_, r| r.p_wolf));
-    columns.push(f64_col(&|_, r| r.information_gain));
-    columns.push(f64_col(&|_, r| r.published_score));
-    columns.push(bool_col(&|a, r| a.recommended[0] == r.role));
-    columns.push(bool_col(&|a, r| a.recommended[1] == r.role));
-    columns.push(bool_col(&|a, r| a.recommended[2] == r.role));
-    columns.push(f64_col(&|_, r| r.baseline_p_wolf));
-    columns.push(bool_col(&|a, r| a.baseline_recommended == r.role));
-    Ok(TableData {
-        schema: WEREWOLF_EARLY,
-        columns,
-        params: params(),
-    })
-}
-
 /// The `werewolf_early` table in memory, indexed by situation.
 #[derive(Debug, Clone)]
 pub struct EarlyGameTable {
@@ -163,15 +67,6 @@ pub struct EarlyGameTable {
 }
 
 impl EarlyGameTable {
-    /// Load `werewolf_early.parquet` from the table directory `dir`.
-    ///
-    /// # Errors
-    /// [`Error::MissingFile`] or [`Error::Io`] when the file cannot be read;
-    /// otherwise as [`EarlyGameTable::from_bytes`].
-    pub fn load(dir: &Path) -> Result<EarlyGameTable> {
-        EarlyGameTable::from_bytes(crate::tables::read_file(dir, WEREWOLF_EARLY.file)?)
-    }
-
     /// Decode the table from the bytes of its file.
     ///
     /// # Errors
@@ -187,7 +82,7 @@ impl EarlyGameTable {
     /// # Errors
     /// As [`EarlyGameTable::from_bytes`].
     pub fn from_data(data: &TableData) -> Result<EarlyGameTable> {
-        let expected = params();
+        let expected = early_params();
         for key in ["vote_weights", "seer_accuracy", "viewer"] {
             if data.params.get(key) != expected.get(key) {
                 return Err(Error::ForeignTable {
@@ -252,7 +147,7 @@ impl EarlyGameTable {
     pub fn answer(&self, situation: &EarlySituation) -> Result<EarlyAnswer> {
         match self.lookup(situation) {
             Ok(answer) => Ok(answer.clone()),
-            Err(Error::NotInTable { .. }) => situation.solve(),
+            Err(Error::NotInTable { .. }) => Ok(situation.solve()?),
             Err(other) => Err(other),
         }
     }
@@ -412,84 +307,4 @@ fn transpose<T, const N: usize>(results: [Result<T>; N]) -> Result<[T; N]> {
     collected
         .try_into()
         .map_err(|_| Error::Inconsistent("column count".to_string()))
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::io::write_parquet;
-
-    fn small_family() -> Vec<EarlyAnswer> {
-        EARLY_FAMILY
-            .situations()
-            .into_iter()
-            .filter(|s| s.players <= 7)
-            .map(|s| s.solve().unwrap())
-            .collect()
-    }
-
-    #[test]
-    fn write_then_read_round_trips() {
-        let answers = small_family();
-        let mut reversed = answers.clone();
-        reversed.reverse();
-        let data = early_table_data(&reversed).unwrap();
-        assert_eq!(data, early_table_data(&answers).unwrap());
-        let bytes = Bytes::from(write_parquet(&data).unwrap());
-        let table = EarlyGameTable::from_bytes(bytes).unwrap();
-        assert_eq!(table.len(), answers.len());
-        for answer in &answers {
-            assert_eq!(table.lookup(&answer.situation).unwrap(), answer);
-        }
-        // Outside the table: solved by the engine, not found by lookup.
-        let outside = EarlySituation {
-            players: 8,
-            votes_for_suspect: 5,
-            ..answers[0].situation
-        };
-        assert!(matches!(
-            table.lookup(&outside),
-            Err(Error::NotInTable { .. })
-        ));
-        assert_eq!(table.answer(&outside).unwrap(), outside.solve().unwrap());
-        let invalid = EarlySituation {
-            votes_for_seer: 9,
-            ..answers[0].situation
-        };
-        assert!(matches!(
-            table.answer(&invalid),
-            Err(Error::OutOfRange { .. })
-        ));
-    }
-
-    #[test]
-    fn contradicting_rows_are_refused() {
-        let answers = small_family();
-        let mut data = early_table_data(&answers).unwrap();
-        let p_wolf = WEREWOLF_EARLY.column_index("p_wolf").unwrap();
-        if let Column::Float64(values) = &mut data.columns[p_wolf] {
-            values[5] = 1.5;
-        }
-        assert!(matches!(
-            EarlyGameTable::from_data(&data),
-            Err(Error::BadRow { row: 5, .. })
-        ));
-        let mut data = early_table_data(&answers).unwrap();
-        let flag = WEREWOLF_EARLY
-            .column_index("recommended_published")
-            .unwrap();
-        if let Column::Bool(values) = &mut data.columns[flag] {
-            values.iter_mut().for_each(|v| *v = true);
-        }
-        assert!(matches!(
-            EarlyGameTable::from_data(&data),
-            Err(Error::BadRow { .. })
-        ));
-        let mut data = early_table_data(&answers).unwrap();
-        data.params.insert("seer_accuracy".into(), "0.9".into());
-        assert!(matches!(
-            EarlyGameTable::from_data(&data),
-            Err(Error::ForeignTable { .. })
-        ));
-    }
 }

@@ -5,8 +5,8 @@
 
 use std::collections::HashMap;
 
+use gametab_games::murder_plan::model::{BrainTarget, LimitedCards, State, STATE_COUNT};
 use gametab_lookup::io::TableData;
-use gametab_lookup::murder_plan::model::{BrainTarget, LimitedCards, State, STATE_COUNT};
 use gametab_lookup::murder_plan::schema::MAX_DAYS;
 use rayon::prelude::*;
 

@@ -17,16 +17,19 @@
 //! - Brain choices and win rates: recomputed from the stored values and
 //!   compared exactly (the build computes them with the same arithmetic).
 
+use gametab_games::murder_plan::model::{BrainTarget, LimitedCards, State, STATE_COUNT};
+use gametab_games::murder_plan::Offset;
 use gametab_lookup::io::TableData;
-use gametab_lookup::murder_plan::model::{BrainTarget, LimitedCards, State, STATE_COUNT};
 use gametab_lookup::murder_plan::schema::{self, AVERAGE_START_INDEX, MAX_DAYS};
-use gametab_lookup::murder_plan::{MurderPlanTables, Offset};
+use gametab_lookup::murder_plan::MurderPlanTables;
 
 mod certificates;
 
 use certificates::{check_certificates, check_strategy, CertificateFiles};
 
+use super::files::LoadedFiles;
 use super::report::{key_text, TableCheck};
+use super::Sampling;
 use crate::matrix_game::GAP_TOLERANCE;
 use crate::murder_plan::turns::TurnTables;
 
@@ -324,6 +327,12 @@ fn check_loader(tables: &[Option<&TableData>; 5], files: &mut [TableCheck]) {
             error,
         );
     }
+}
+
+/// The Murder Plan check of `gametab verify` as the registry runs it: the
+/// five tables of `loaded`, one [`TableCheck`] per file.
+pub fn check_files(loaded: &LoadedFiles, _sampling: &Sampling) -> Vec<TableCheck> {
+    check(schema::ALL.map(|s| loaded.table(&s))).files
 }
 
 /// Check the five Murder Plan tables (in [`schema::ALL`] order; `None` for

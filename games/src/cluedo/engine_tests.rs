@@ -3,8 +3,9 @@
 //! invariance and contradiction reports.
 
 use super::cards::{Card, CardSet, Category, Deck, Rules, Seat};
-use super::engine::{analyse, count_deals, Model, Place};
+use super::engine::{analyse, count_deals};
 use super::facts::{Fact, Knowledge, Observer};
+use super::notebook::{Model, Place};
 use crate::error::Error;
 
 /// A tiny deterministic generator (xorshift64*).

@@ -3,11 +3,11 @@
 //! generative model, relabelled players, conditioning by an extra event, and
 //! the published demo log.
 
-use gametab_lookup::werewolf::{
+use gametab_games::werewolf::{
     binary_entropy_bits, rank, Baseline, Event, EvidenceModel, Game, GameLog, Player, Posterior,
     ScoringRule, Setup, Side, VoteWeights,
 };
-use gametab_lookup::Error;
+use gametab_games::Error;
 
 /// A small deterministic generator (xorshift64*), so that every test is
 /// reproducible.

@@ -1,10 +1,8 @@
 //! The build grid of the Liar's Dice tables: which table sizes, hand sizes,
 //! reliabilities and player counts get a row. It is a build option with a
-//! documented default ([`DiceGrid::default`]), written into every table's
-//! metadata (`gametab.param.*`) and read back by the loader, which needs it
-//! to know what the tables cover.
-
-use std::collections::BTreeMap;
+//! documented default ([`DiceGrid::default`]). The lookup crate writes it
+//! into every table's metadata (`gametab.param.*`) and reads it back, to
+//! know what the tables cover.
 
 use super::types::{Face, Hand, Reliability, MAX_TOTAL_DICE};
 use crate::error::{Error, Result};
@@ -173,87 +171,14 @@ impl DiceGrid {
             .collect()
     }
 
-    fn reliabilities_text(&self) -> String {
+    /// The reliabilities as comma-separated numbers (`0,0.25,0.5,1,2,4`).
+    pub fn reliabilities_text(&self) -> String {
         let texts: Vec<String> = self
             .reliabilities
             .iter()
             .map(|r| r.value().to_string())
             .collect();
         texts.join(",")
-    }
-
-    /// The grid as table parameters (`gametab.param.*` without the prefix).
-    pub fn to_params(&self) -> BTreeMap<String, String> {
-        [
-            ("max_total_dice", self.max_total_dice.to_string()),
-            ("my_dice", format!("1..={}", self.max_my_dice)),
-            ("bidder_dice", format!("1..={}", self.max_bidder_dice)),
-            ("reliabilities", self.reliabilities_text()),
-            (
-                "players",
-                format!("{}..={}", self.min_players, self.max_players),
-            ),
-            ("dice_per_player", self.dice_per_player.to_string()),
-        ]
-        .into_iter()
-        .map(|(key, value)| (key.to_string(), value))
-        .collect()
-    }
-
-    /// The grid recorded in a table's parameters.
-    ///
-    /// # Errors
-    /// [`Error::ForeignTable`] naming `table` when a parameter is missing or
-    /// unreadable, or the grid it describes is invalid.
-    pub fn from_params(table: &str, params: &BTreeMap<String, String>) -> Result<DiceGrid> {
-        let bad = |detail: String| Error::ForeignTable {
-            table: table.to_string(),
-            detail,
-        };
-        let get = |key: &str| {
-            params
-                .get(key)
-                .ok_or_else(|| bad(format!("no grid parameter {key}")))
-        };
-        let number = |key: &str, text: &str| {
-            text.trim()
-                .parse::<u32>()
-                .map_err(|_| bad(format!("grid parameter {key} = {text:?} is not a count")))
-        };
-        let range = |key: &str| -> Result<(u32, u32)> {
-            let text = get(key)?;
-            let (low, high) = text
-                .split_once("..=")
-                .ok_or_else(|| bad(format!("grid parameter {key} = {text:?} is not LOW..=HIGH")))?;
-            Ok((number(key, low)?, number(key, high)?))
-        };
-        let (my_low, max_my_dice) = range("my_dice")?;
-        let (bidder_low, max_bidder_dice) = range("bidder_dice")?;
-        if my_low != 1 || bidder_low != 1 {
-            return Err(bad("hand sizes must start at 1".to_string()));
-        }
-        let (min_players, max_players) = range("players")?;
-        let reliabilities = get("reliabilities")?
-            .split(',')
-            .map(|text| {
-                let rel: f64 = text
-                    .trim()
-                    .parse()
-                    .map_err(|_| bad(format!("reliability {text:?} is not a number")))?;
-                Reliability::new(rel)
-            })
-            .collect::<Result<Vec<_>>>()?;
-        let grid = DiceGrid {
-            max_total_dice: number("max_total_dice", get("max_total_dice")?)?,
-            max_my_dice,
-            max_bidder_dice,
-            reliabilities,
-            min_players,
-            max_players,
-            dice_per_player: number("dice_per_player", get("dice_per_player")?)?,
-        };
-        grid.validate().map_err(|e| bad(e.to_string()))?;
-        Ok(grid)
     }
 }
 
@@ -262,11 +187,9 @@ mod tests {
     use super::*;
 
     #[test]
-    fn default_grid_is_valid_and_round_trips_through_params() {
+    fn default_grid_is_valid() {
         let grid = DiceGrid::default();
         grid.validate().unwrap();
-        assert_eq!(DiceGrid::from_params("t", &grid.to_params()).unwrap(), grid);
-        assert_eq!(grid.to_params()["reliabilities"], "0,0.25,0.5,1,2,4");
     }
 
     #[test]
@@ -295,11 +218,5 @@ mod tests {
             ..DiceGrid::default()
         };
         assert!(grid.validate().is_err());
-        let mut params = DiceGrid::default().to_params();
-        params.remove("players");
-        assert!(matches!(
-            DiceGrid::from_params("t", &params),
-            Err(Error::ForeignTable { .. })
-        ));
     }
 }

@@ -18,7 +18,7 @@ use super::exact::{normal_approximation, TailProbabilities};
 use super::model::{
     corrected_from_tails, ev_open, BidderPosterior, PosteriorPrior, PosteriorQuestion,
 };
-use super::tables::{BidRow, DecisionRow};
+use super::rows::{BidRow, DecisionRow};
 use super::types::{
     check_bid_count, Bid, DiceInPlay, Face, FaceClass, Hand, MatchingFaces, Reliability, Variant,
 };

@@ -7,10 +7,10 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 
-use gametab_lookup::murder_plan::{Offset, Placement};
+use gametab_games::murder_plan::{DaysLeft, Offset, Placement};
 use gametab_lookup::Tables;
 
-use crate::murder_plan::cli::{parse_offset, StateArgs};
+use crate::murder_plan::cli::{parse_days, parse_offset, StateArgs};
 
 /// Arguments of `gametab lookup`.
 #[derive(Debug, Args)]
@@ -38,8 +38,8 @@ pub enum Query {
     /// V_d(S), its certificate gap and reachability.
     Value {
         /// Turns left (0..=8).
-        #[arg(long)]
-        days: u8,
+        #[arg(long, value_parser = parse_days)]
+        days: DaysLeft,
         /// The state.
         #[command(flatten)]
         state: StateArgs,
@@ -50,8 +50,8 @@ pub enum Query {
         #[arg(long, value_enum)]
         side: Side,
         /// Turns left (1..=8).
-        #[arg(long)]
-        days: u8,
+        #[arg(long, value_parser = parse_days)]
+        days: DaysLeft,
         /// The state.
         #[command(flatten)]
         state: StateArgs,
@@ -62,8 +62,8 @@ pub enum Query {
         #[arg(long, value_enum)]
         side: Side,
         /// Turns left (1..=8).
-        #[arg(long)]
-        days: u8,
+        #[arg(long, value_parser = parse_days)]
+        days: DaysLeft,
         /// The uniform number.
         #[arg(long)]
         u: f64,
@@ -74,17 +74,18 @@ pub enum Query {
     /// The brain's choice in a post-card state.
     Brain {
         /// Turns left when the turn is played (1..=8).
-        #[arg(long)]
-        days: u8,
+        #[arg(long, value_parser = parse_days)]
+        days: DaysLeft,
         /// The post-card state.
         #[command(flatten)]
         state: StateArgs,
     },
     /// Optimal win rate for a horizon, from one start or on average.
     WinRate {
-        /// Horizon D (1..=8).
-        #[arg(long)]
-        horizon: u8,
+        /// Horizon D (1..=8): the days left at the start (`--days` is the
+        /// same flag).
+        #[arg(long, alias = "days", value_parser = parse_days)]
+        horizon: DaysLeft,
         /// Start brain offset "a,b" (with --killer; omit both for the average).
         #[arg(long, value_parser = parse_offset, requires = "killer")]
         brain: Option<Offset>,
@@ -120,7 +121,7 @@ fn support_json<C: Copy>(
 pub fn run(args: LookupArgs) -> Result<()> {
     let tables = Tables::open(&args.tables)
         .with_context(|| format!("loading tables from {}", args.tables.display()))?;
-    let mp = &tables.murder_plan;
+    let mp = tables.murder_plan()?;
     let answer = match args.query {
         Query::Value { days, state } => {
             let s = state.state()?;

@@ -3,11 +3,11 @@
 //! without wild ones), and against the model's invariants; bad input must
 //! give typed errors.
 
-use gametab_lookup::dice::{
+use gametab_games::dice::{
     bid_odds, bidder_posterior, published_rule, Action, Bid, BidQuestion, DiceInPlay, Face,
     FaceClass, Hand, PosteriorQuestion, Reliability, Situation, Variant,
 };
-use gametab_lookup::Error;
+use gametab_games::Error;
 
 fn rel(value: f64) -> Reliability {
     Reliability::new(value).unwrap()

@@ -82,8 +82,8 @@ fn add(terms: &mut Vec<Term>, term: Term) {
 /// [`FewCandidates::solve`]'s.
 ///
 /// ```
-/// use gametab_lookup::cluedo::{FewCandidates, FewCandidatesSolver, Opponents};
-/// # fn main() -> gametab_lookup::Result<()> {
+/// use gametab_games::cluedo::{FewCandidates, FewCandidatesSolver, Opponents};
+/// # fn main() -> gametab_games::Result<()> {
 /// let (a, b, ab) = (Opponents(1), Opponents(2), Opponents(3));
 /// let config = FewCandidates::new(
 ///     [vec![Opponents(0)], vec![Opponents(0)], vec![a, b, ab]],

@@ -7,6 +7,11 @@
 //! [`Offset`] stores a vector `(a, b)` as the number `2a + b`, so that the
 //! horizontal move `(1, 0)` is 2, the vertical `(0, 1)` is 1 and the diagonal
 //! `(1, 1)` is 3, and moving is XOR.
+//!
+//! At about 620 lines this file is over the project's ~600-line guide on
+//! purpose: it is the whole rule book in one place (every type here is used
+//! by the turn resolution below it), so that the rules can be read against
+//! the spec top to bottom; its tests are in `model_tests.rs`.
 
 use std::fmt;
 

@@ -1,0 +1,21 @@
+//! The options of a whole `gametab build`, shared by the pipeline and every
+//! game's table builder (its own module, so that the builders depend on
+//! neither the pipeline nor the registry that lists them).
+
+use std::path::PathBuf;
+
+/// Options of a whole build, validated before any work starts.
+#[derive(Debug, Clone)]
+pub struct BuildOptions {
+    /// Output directory.
+    pub out: PathBuf,
+    /// Worker threads for the parallel phases (at least 1).
+    pub threads: usize,
+    /// Show progress bars on standard error.
+    pub progress: bool,
+    /// LP back end of the matrix games (Murder Plan).
+    pub lp: crate::matrix_game::LpBackend,
+    /// File of the Murder Plan solved-game cache (bincode; see
+    /// [`crate::murder_plan::cache`]), or `None` to solve everything afresh.
+    pub cache: Option<PathBuf>,
+}
