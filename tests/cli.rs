@@ -92,7 +92,7 @@ fn bad_arguments_are_named_and_exit_non_zero() {
             "--killer",
             "0,0",
         ],
-        "murder_plan_values.parquet is missing",
+        "manifest.json is missing",
     );
     fails_with(&["no-such-command"], "unrecognized subcommand");
 }

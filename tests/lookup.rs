@@ -17,7 +17,8 @@ use gametab::pipeline::BuildOptions;
 use gametab_games::dice::{DiceGrid, Reliability};
 use gametab_games::murder_plan::model::State;
 use gametab_games::murder_plan::{BrainTarget, Offset};
-use gametab_lookup::io::{read_parquet, Column};
+use gametab_lookup::io::{blake2_hex, read_parquet, Column};
+use gametab_lookup::manifest::Manifest;
 use gametab_lookup::murder_plan::schema;
 use gametab_lookup::{Error, Tables};
 
@@ -52,6 +53,25 @@ fn files(dir: &Path) -> BTreeMap<String, Bytes> {
             )
         })
         .collect()
+}
+
+/// Load the Murder Plan tables of `files` the one way tables load.
+fn load_murder_plan(files: &BTreeMap<String, Bytes>) -> gametab_lookup::Result<()> {
+    Tables::from_files(files)?.murder_plan().map(drop)
+}
+
+/// Put `bytes` in `set` as `file` and record them in the set's manifest, so
+/// that the decoder, not the digest check, is what meets them.
+fn replace(set: &mut BTreeMap<String, Bytes>, file: &str, bytes: Bytes) {
+    let mut manifest: Manifest = serde_json::from_slice(&set["manifest.json"]).unwrap();
+    let entry = manifest.files.iter_mut().find(|e| e.file == file).unwrap();
+    entry.blake2b_256 = blake2_hex(&bytes);
+    entry.bytes = bytes.len() as u64;
+    set.insert(file.to_string(), bytes);
+    set.insert(
+        "manifest.json".into(),
+        Bytes::from(serde_json::to_vec(&manifest).unwrap()),
+    );
 }
 
 fn loaded() -> &'static Tables {
@@ -191,7 +211,7 @@ fn missing_digest_manifest_and_foreign_files_are_named() {
     let mut missing = good.clone();
     missing.remove(values);
     assert!(matches!(
-        Tables::from_files(&missing),
+        load_murder_plan(&missing),
         Err(Error::MissingFile { .. })
     ));
 
@@ -200,7 +220,7 @@ fn missing_digest_manifest_and_foreign_files_are_named() {
     let middle = bytes.len() / 2;
     bytes[middle] ^= 0x55;
     tampered.insert(values.to_string(), Bytes::from(bytes));
-    match Tables::from_files(&tampered) {
+    match load_murder_plan(&tampered) {
         Err(Error::DigestMismatch { file, .. }) => assert_eq!(file, values),
         other => panic!("expected a digest mismatch, got {other:?}"),
     }
@@ -212,23 +232,31 @@ fn missing_digest_manifest_and_foreign_files_are_named() {
         Err(Error::BadManifest { .. })
     ));
 
-    // Without the manifest, a file of another table under the values name.
+    // No manifest: the set cannot be checked, so it is refused.
+    let mut unlisted = good.clone();
+    unlisted.remove("manifest.json");
+    match Tables::from_files(&unlisted) {
+        Err(Error::MissingFile { path }) => assert!(path.ends_with("manifest.json")),
+        other => panic!("expected the manifest to be missing, got {other:?}"),
+    }
+
+    // Listed in the manifest, a file of another table under the values name.
     let mut foreign = good.clone();
-    foreign.remove("manifest.json");
-    foreign.insert(values.to_string(), good[schema::BRAIN_CHOICE.file].clone());
+    replace(
+        &mut foreign,
+        values,
+        good[schema::BRAIN_CHOICE.file].clone(),
+    );
     assert!(matches!(
-        Tables::from_files(&foreign),
+        load_murder_plan(&foreign),
         Err(Error::ForeignTable { .. })
     ));
 
     let mut truncated = good.clone();
-    truncated.remove("manifest.json");
-    truncated.insert(
-        values.to_string(),
-        good[values].slice(..good[values].len() - 100),
-    );
+    let cut = good[values].slice(..good[values].len() - 100);
+    replace(&mut truncated, values, cut);
     assert!(matches!(
-        Tables::from_files(&truncated),
+        load_murder_plan(&truncated),
         Err(Error::CorruptTable { .. })
     ));
 }
@@ -343,13 +371,10 @@ fn old_schema_versions_and_bad_rows_are_rejected() {
     let mut old = data.clone();
     old.schema.version = schema::VERSION + 1;
     let mut set = good.clone();
-    set.remove("manifest.json");
-    set.insert(
-        schema::VALUES.file.into(),
-        Bytes::from(write_parquet(&old).unwrap()),
-    );
+    let old = Bytes::from(write_parquet(&old).unwrap());
+    replace(&mut set, schema::VALUES.file, old);
     assert!(matches!(
-        Tables::from_files(&set),
+        load_murder_plan(&set),
         Err(Error::SchemaVersion { .. })
     ));
 
@@ -358,11 +383,9 @@ fn old_schema_versions_and_bad_rows_are_rejected() {
     {
         values[1234] = 1.5;
     }
-    set.insert(
-        schema::VALUES.file.into(),
-        Bytes::from(write_parquet(&data).unwrap()),
-    );
-    match Tables::from_files(&set) {
+    let bad = Bytes::from(write_parquet(&data).unwrap());
+    replace(&mut set, schema::VALUES.file, bad);
+    match load_murder_plan(&set) {
         Err(Error::BadRow { row, .. }) => assert_eq!(row, 1234),
         other => panic!("expected a bad row, got {other:?}"),
     }
@@ -393,11 +416,10 @@ fn corrupted_bytes_never_panic() {
                 _ => bytes = (0..(next() % 4096)).map(|_| next() as u8).collect(),
             }
             let mut set = good.clone();
-            set.remove("manifest.json");
-            set.insert(schema.file.into(), Bytes::from(bytes));
+            replace(&mut set, schema.file, Bytes::from(bytes));
             // Either outcome is fine as long as it is not a panic; a change
             // that still decodes must still validate.
-            let _ = Tables::from_files(&set);
+            let _ = load_murder_plan(&set);
         }
     }
 }

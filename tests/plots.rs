@@ -64,18 +64,6 @@ fn build_publishes_every_plot_with_title_axes_and_legend() {
             ],
         ),
         (
-            "plots/dice_raw_vs_corrected.svg",
-            &[
-                "Liar's Dice: P(at least q fives), N = 20 dice, 5 mine, 5 the bidder's",
-                "bid count q (dice showing five)",
-                "probability the bid holds (%)",
-                "k = 1: raw",
-                "k = 1: corrected, rel = 0.5",
-                "k = 2: corrected, rel = 2",
-                "published values (bid 5 fives)",
-            ],
-        ),
-        (
             "plots/cluedo_exact_vs_heuristic.svg",
             &[
                 "Cluedo: last three candidates, exact vs published heuristic",
@@ -94,6 +82,18 @@ fn build_publishes_every_plot_with_title_axes_and_legend() {
                 "exact = heuristic",
                 "exact: smallest to largest",
                 "exact: mean over the rows",
+            ],
+        ),
+        (
+            "plots/dice_raw_vs_corrected.svg",
+            &[
+                "Liar's Dice: P(at least q fives), N = 20 dice, 5 mine, 5 the bidder's",
+                "bid count q (dice showing five)",
+                "probability the bid holds (%)",
+                "k = 1: raw",
+                "k = 1: corrected, rel = 0.5",
+                "k = 2: corrected, rel = 2",
+                "published values (bid 5 fives)",
             ],
         ),
     ];
