@@ -5,7 +5,7 @@
 //! [`matrix_game`] for the zero-sum matrix-game / LP layer, [`output`] for
 //! writing table files, [`pipeline`] for the whole `gametab build`, [`plots`]
 //! for its SVG charts, [`published`] for the published numbers of the specs
-//! (one known-answer file the tests check). The game model
+//! (one known-answer file the plots and the tests read). The game model
 //! types and table schemas live in the `gametab-lookup` crate, which reads
 //! the tables back without any of this.
 

@@ -2,10 +2,10 @@
 //! `data/published.csv`, compiled into the crate (`include_str!`, so no
 //! reader depends on the working directory).
 //!
-//! The file is the single copy of the numbers of `shared/specs/`:
-//! `tests/published.rs` checks every row against the built tables and the
-//! engines. Adding a published number means adding a row (and, for a new
-//! quantity, its check).
+//! The file is the single copy of the numbers of `shared/specs/`: the plots
+//! draw their "published" crosses from it, and `tests/published.rs` checks
+//! every row against the built tables and the engines. Adding a published
+//! number means adding a row (and, for a new quantity, its check).
 //!
 //! # Format
 //!
@@ -24,10 +24,11 @@
 //! | `unit`       | `percent`, `probability`, `payoff` (expected payoff in [-1, 1]), `dice` (a number of dice) or `count` (an exact integer below 2^53) |
 //! | `source`     | the spec file and what it publishes there                 |
 //!
-//! `(game, quantity, parameters)` is unique. Rows keep the spec's order.
-//! Published numbers the project does not compute (the two-player endgame
-//! values of `shared/specs/liars-dice-endgame.md`) are not listed: every row
-//! must be checked.
+//! `(game, quantity, parameters)` is unique. Rows keep the spec's order,
+//! which is the order the plots draw their crosses in. Published numbers
+//! the project does not compute (the two-player endgame values of
+//! `shared/specs/liars-dice-endgame.md`) are not listed: every row must be
+//! checked.
 
 use std::str::FromStr;
 
