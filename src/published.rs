@@ -3,9 +3,10 @@
 //! reader depends on the working directory).
 //!
 //! The file is the single copy of the numbers of `shared/specs/`: the plots
-//! draw their "published" crosses from it, and `tests/published.rs` checks
-//! every row against the built tables and the engines. Adding a published
-//! number means adding a row (and, for a new quantity, its check).
+//! draw their "published" crosses from it, `tests/published.rs` checks every
+//! row against the built tables and the engines, and
+//! `scripts/notebook/explore.py` checks the rows the tables hold. Adding a
+//! published number means adding a row (and, for a new quantity, its check).
 //!
 //! # Format
 //!
