@@ -10,7 +10,8 @@
 //! the Parquet writer ([`parquet_write`], [`output`]), the build
 //! ([`pipeline`], [`publish`]), [`verify`], the [`plots`], and the command
 //! line. [`registry`] is the one list of games that all of them iterate,
-//! each entry of the shape of [`game`].
+//! each entry of the shape of [`game`]; [`published`] reads the published
+//! numbers of the specs (one known-answer file the plots and tests read).
 //!
 //! Dependencies point one way: a game's module knows [`options`],
 //! [`output`], [`game`] and the matrix-game layer, never the pipeline or
@@ -28,6 +29,7 @@ pub mod parquet_write;
 pub mod pipeline;
 pub mod plots;
 pub mod publish;
+pub mod published;
 pub mod registry;
 pub mod verify;
 pub mod werewolf;

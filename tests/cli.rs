@@ -3,6 +3,8 @@
 
 use std::process::Command;
 
+use gametab::published;
+
 fn gametab(args: &[&str]) -> (bool, String, String) {
     let out = Command::new(env!("CARGO_BIN_EXE_gametab"))
         .args(args)
@@ -112,7 +114,10 @@ fn solve_prints_the_published_value() {
     ]);
     assert!(ok, "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
-    assert!((json["value"].as_f64().unwrap() - 0.134346591935461).abs() < 1e-12);
+    let published =
+        published::find("murder_plan", "value", "horizon=3;start=x=(0,0) y=(0,0)").unwrap();
+    let value = json["value"].as_f64().unwrap();
+    assert!(published.reproduced_by(value), "{value}");
     let total: f64 = json["mastermind_strategy"]
         .as_array()
         .unwrap()
@@ -149,7 +154,10 @@ fn build_then_lookup() {
     ]);
     assert!(ok, "{err}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
-    assert!((json["value"].as_f64().unwrap() - 0.7737).abs() < 5e-5);
+    let published =
+        published::find("murder_plan", "win_rate", "horizon=8;start=x=(0,1) y=(1,0)").unwrap();
+    let percent = 100.0 * json["value"].as_f64().unwrap();
+    assert!(published.reproduced_by(percent), "{percent} %");
 
     // A tampered file is refused by name.
     let values = out.join("murder_plan_values.parquet");

@@ -9,6 +9,7 @@ use std::process::Command;
 use gametab::dice::{build_tables_on, rows};
 use gametab::output::TableWriter;
 use gametab::parquet_write::write_parquet;
+use gametab::published;
 use gametab_games::dice::{
     bidder_posterior, Bid, BidQuestion, BidRow, DecisionKey, DecisionRow, DiceGrid, DiceInPlay,
     Face, FaceClass, PosteriorQuestion, Reliability, Variant,
@@ -18,6 +19,14 @@ use gametab_lookup::dice::{BidTable, DiceTables, Source};
 use gametab_lookup::io::{Column, TableData};
 use gametab_lookup::Error;
 use gametab_lookup::Tables;
+
+/// The published Liar's Dice case with two fives in my hand, bid 5 fives
+/// (the parameters of its rows in `data/published.csv`).
+const CASE: &str = "total_dice=20;my_dice=5;bidder_dice=5;wild_ones=false;face_class=other;bid_count=5;my_matching=2";
+
+/// The bidder's side of that case at rel 2.
+const POSTERIOR_CASE: &str =
+    "total_dice=20;bidder_dice=5;wild_ones=false;face_class=other;bid_count=5;reliability=2";
 
 /// A grid small enough to check every row: N <= 12, m and n_b in 1..=3,
 /// three reliabilities, decisions for 2 players with 2 dice each.
@@ -169,10 +178,14 @@ fn off_the_grid_the_engine_answers() {
             .unwrap(),
         )
         .unwrap();
-    assert_eq!(
-        format!("{:.4}", published.value.corrected_probability),
-        "0.5201"
-    );
+    let expected = published::find(
+        "dice",
+        "corrected_probability",
+        &format!("{CASE};reliability=0.5"),
+    )
+    .unwrap();
+    let corrected = published.value.corrected_probability;
+    assert!(expected.reproduced_by(corrected), "{corrected}");
     let posterior =
         PosteriorQuestion::new(30, 5, Variant::Plain, FaceClass::Other, 9, rel(1.0)).unwrap();
     assert_eq!(
@@ -313,9 +326,25 @@ fn command_prints_odds_posterior_and_advice() {
         String::from_utf8_lossy(&out.stderr)
     );
     let text = String::from_utf8(out.stdout).unwrap();
-    assert!(text.contains("raw probability        0.4678"), "{text}");
-    assert!(text.contains("corrected probability  0.7421"), "{text}");
-    assert!(text.contains("(mean 1.83)"), "{text}");
+    // Two fives in my hand, rel 2: the published numbers, as printed (the
+    // command rounds as the spec does).
+    let published = |quantity, parameters: &str| {
+        published::find("dice", quantity, parameters)
+            .unwrap()
+            .value_text
+    };
+    let raw = published("raw_probability", CASE);
+    let corrected = published("corrected_probability", &format!("{CASE};reliability=2"));
+    let mean = published("bidder_posterior_mean", POSTERIOR_CASE);
+    assert!(
+        text.contains(&format!("raw probability        {raw}")),
+        "{text}"
+    );
+    assert!(
+        text.contains(&format!("corrected probability  {corrected}")),
+        "{text}"
+    );
+    assert!(text.contains(&format!("(mean {mean})")), "{text}");
     assert!(text.contains("advice (published rule)"), "{text}");
 
     let out = gametab(&[

@@ -1,6 +1,7 @@
 //! End-to-end checks of the Murder Plan solver and tables: the published
-//! numbers, the certificates recomputed from the written tables, round
-//! trips, and byte-identical output across runs and thread counts.
+//! numbers of `data/published.csv`, the certificates recomputed from the
+//! written tables, round trips, and byte-identical output across runs and
+//! thread counts.
 
 use std::path::Path;
 use std::sync::OnceLock;
@@ -14,8 +15,9 @@ use gametab::murder_plan::tables;
 use gametab::output::TableWriter;
 use gametab::parquet_write::write_parquet;
 use gametab::pipeline::BuildOptions;
+use gametab::published::{self, PublishedNumber, Unit};
 use gametab::verify;
-use gametab_games::murder_plan::model::{Offset, State};
+use gametab_games::murder_plan::model::State;
 use gametab_lookup::io::read_parquet;
 use gametab_lookup::murder_plan::schema;
 
@@ -26,45 +28,42 @@ fn solution() -> &'static Solution {
     })
 }
 
-fn offset(a: u8, b: u8) -> Offset {
-    Offset::new(a, b).unwrap()
-}
-
-/// The published table: D, x=(0,1) y=(1,0), x=y=(0,0), average, in percent.
-const PUBLISHED: [(u8, f64, f64, f64); 6] = [
-    (3, 14.51, 13.43, 13.39),
-    (4, 26.74, 25.91, 26.01),
-    (5, 41.34, 39.36, 40.60),
-    (6, 55.42, 53.53, 55.13),
-    (7, 67.67, 66.08, 67.43),
-    (8, 77.37, 76.08, 77.16),
-];
-
-fn percent(v: f64) -> f64 {
-    (v * 100.0 * 100.0).round() / 100.0
-}
-
-#[test]
-fn reproduces_the_published_win_rates() {
-    let s = solution();
-    for (d, apart, together, average) in PUBLISHED {
-        let v_apart = s.value(d, State::start(offset(0, 1), offset(1, 0)));
-        let v_together = s.value(d, State::start(Offset::ZERO, Offset::ZERO));
-        let v_average = State::starts().map(|st| s.value(d, st)).sum::<f64>() / 16.0;
-        assert_eq!(percent(v_apart), apart, "D={d} x=(0,1) y=(1,0): {v_apart}");
-        assert_eq!(
-            percent(v_together),
-            together,
-            "D={d} together: {v_together}"
-        );
-        assert_eq!(percent(v_average), average, "D={d} average: {v_average}");
+/// The solver's value of a published row's start (`horizon`, `start` as the
+/// win-rate table names it, `average` for the mean over the 16 starts).
+fn start_value(s: &Solution, row: &PublishedNumber) -> f64 {
+    let horizon: u8 = row.parse_parameter("horizon").unwrap();
+    let start: String = row.parse_parameter("start").unwrap();
+    if start == "average" {
+        return State::starts().map(|st| s.value(horizon, st)).sum::<f64>() / 16.0;
     }
+    let state = State::starts()
+        .find(|&st| tables::start_label(st) == start)
+        .unwrap_or_else(|| panic!("{}: no start {start:?}", row.name()));
+    s.value(horizon, state)
 }
 
+/// The solver itself, before any table is written, against the published
+/// win rates (percent) and the value to 1e-12 (`data/published.csv`;
+/// `tests/published.rs` checks them again on the written tables).
 #[test]
-fn reproduces_the_published_value_to_1e_12() {
-    let v = solution().value(3, State::start(Offset::ZERO, Offset::ZERO));
-    assert!((v - 0.134346591935461).abs() < 1e-12, "V_3 = {v:.15}");
+fn reproduces_the_published_win_rates_and_value() {
+    let s = solution();
+    let rates = published::select("murder_plan", "win_rate").unwrap();
+    let values = published::select("murder_plan", "value").unwrap();
+    assert!(!rates.is_empty() && !values.is_empty());
+    for row in rates.into_iter().chain(values) {
+        let value = start_value(s, &row);
+        let computed = match row.unit {
+            Unit::Percent => 100.0 * value,
+            _ => value,
+        };
+        assert!(
+            row.reproduced_by(computed),
+            "{}: solver {computed}, published {}",
+            row.name(),
+            row.value_text
+        );
+    }
 }
 
 #[test]

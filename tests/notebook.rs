@@ -1,9 +1,10 @@
 //! The Python path to the tables (`scripts/notebook/`) end to end: a fresh
 //! build through the library, a virtualenv with the pinned
 //! `requirements.txt`, and `explore.py` run against the build, which must
-//! reproduce the published numbers, and fail with a named check when a table
-//! is tampered with. Also checks that the committed `explore.ipynb` is the one
-//! `make_notebook.py` generates from the script.
+//! reproduce every published number of `data/published.csv` the tables
+//! hold, and fail with a named check when a table is tampered with or a
+//! published number is wrong. Also checks that the committed `explore.ipynb`
+//! is the one `make_notebook.py` generates from the script.
 //!
 //! Needs `python3` with the `venv` module (`scripts/setup` installs it) and
 //! PyPI; a missing interpreter fails the tests with a message, it never skips
@@ -17,10 +18,14 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use bytes::Bytes;
+use gametab::murder_plan::tables::start_label;
 use gametab::parquet_write::write_parquet;
+use gametab::published::{self, PublishedNumber};
+use gametab_games::murder_plan::State;
 use gametab_lookup::io::{blake2_hex, read_parquet, Column};
 use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
 use gametab_lookup::murder_plan::schema::WIN_RATES;
+use gametab_lookup::Tables;
 
 const NOTEBOOK_DIR: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/scripts/notebook");
 
@@ -101,10 +106,35 @@ fn venv_python() -> &'static Path {
 
 /// Run `explore.py` on `dir`: (exit code, stdout, stderr).
 fn explore(dir: &Path) -> (Option<i32>, String, String) {
-    let out = run(Command::new(venv_python())
+    explore_with(dir, None)
+}
+
+/// Run `explore.py` on `dir` with another known-answer file than
+/// `data/published.csv` when `published` is given.
+fn explore_with(dir: &Path, published: Option<&Path>) -> (Option<i32>, String, String) {
+    let mut command = Command::new(venv_python());
+    command
         .arg(Path::new(NOTEBOOK_DIR).join("explore.py"))
-        .arg(dir));
+        .arg(dir);
+    if let Some(file) = published {
+        command.env("GAMETAB_PUBLISHED", file);
+    }
+    let out = run(&mut command);
     (out.status.code(), text(&out.stdout), text(&out.stderr))
+}
+
+/// What the script prints of a row it checks against the tables, up to the
+/// table's value: `game quantity parameters: published VALUE, table `.
+fn checked_line(row: &PublishedNumber) -> String {
+    format!("{}: published {}, table ", row.name(), row.value_text)
+}
+
+/// The digits the script prints a table's value with: two more than the
+/// published number has.
+fn printed_digits(row: &PublishedNumber) -> usize {
+    row.value_text
+        .split_once('.')
+        .map_or(0, |(_, d)| d.len() + 2)
 }
 
 #[test]
@@ -130,7 +160,7 @@ fn committed_notebook_is_generated_from_the_script() {
         .flat_map(|c| c["source"].as_array().unwrap())
         .map(|line| line.as_str().unwrap())
         .collect();
-    for needle in ["def check(", "PUBLISHED_WIN_RATES = {", "sys.exit(1)"] {
+    for needle in ["def check(", "PUBLISHED = read_published(", "sys.exit(1)"] {
         assert!(code.contains(needle), "the notebook lacks {needle:?}");
     }
 }
@@ -143,17 +173,42 @@ fn script_reproduces_the_published_numbers() {
         "all checks passed: the tables reproduce the published numbers",
         // Three readers of the key-value metadata agreed and printed it.
         "gametab.table = murder_plan_win_rates",
-        // The win-rate table side by side with the published one (D = 8).
-        "77.37  77.3694",
-        "76.08  76.0835",
-        "77.16  77.1620",
-        "V_3(x=y=(0,0)) = 0.134346591935461",
-        // The Liar's Dice curve at the published bid, raw vs corrected.
-        "k=1 raw      published 0.2315  table 0.231519",
-        "k=1 rel 2    published 0.4785  table 0.478468",
-        "k=2 rel 0.5  published 0.5201  table 0.520066",
+        // The win-rate table side by side with the published one.
+        "win rate (%), published vs table:",
     ] {
         assert!(stdout.contains(line), "no {line:?} in:\n{stdout}");
+    }
+    // Every row of the known-answer file: checked against the tables (the
+    // Murder Plan and Liar's Dice numbers), or named as held by no table.
+    let rows = published::all().unwrap();
+    let set = Tables::open(tables()).unwrap();
+    for row in &rows {
+        let line = match (row.game.as_str(), row.quantity.as_str()) {
+            ("murder_plan", "win_rate") => {
+                // The table's value as the lookup crate reads it.
+                let horizon: u8 = row.parse_parameter("horizon").unwrap();
+                let start = row.parameter("start").unwrap();
+                let offsets = State::starts()
+                    .find(|&s| start_label(s) == start)
+                    .map(|s| (s.brain, s.killer));
+                assert!(offsets.is_some() || start == "average", "{}", row.name());
+                let rate = 100.0
+                    * set
+                        .murder_plan()
+                        .unwrap()
+                        .win_rate(horizon, offsets)
+                        .unwrap();
+                let digits = printed_digits(row);
+                format!("{}{rate:.digits$}\n", checked_line(row))
+            }
+            ("murder_plan", "value") | ("dice", _) => checked_line(row),
+            _ => format!(
+                "{}: published {}, not in the tables",
+                row.name(),
+                row.value_text
+            ),
+        };
+        assert!(stdout.contains(&line), "no {line:?} in:\n{stdout}");
     }
     assert!(!stdout.contains("CHECK FAILED"), "{stdout}");
 }
@@ -210,13 +265,49 @@ fn script_fails_and_names_a_number_that_does_not_reproduce() {
         "explore.py accepted a wrong win rate:\n{stdout}\n{stderr}"
     );
     assert!(stderr.contains("1 check(s) failed"), "{stderr}");
+    let row =
+        published::find("murder_plan", "win_rate", "horizon=8;start=x=(0,1) y=(1,0)").unwrap();
+    let failure = format!(
+        "{}: table 77.3800, published {}",
+        row.name(),
+        row.value_text
+    );
+    assert!(stderr.contains(&failure), "{stderr}");
+    assert!(!stdout.contains("all checks passed"), "{stdout}");
+}
+
+#[test]
+fn script_reads_the_published_numbers_from_the_known_answer_file() {
+    // One published number one unit off in its last digit, in a copy of
+    // the file: the script must fail on that row alone, so it reads no copy
+    // of its own.
+    let dir = tempfile::tempdir().unwrap();
+    let parameters = "total_dice=20;my_dice=5;bidder_dice=5;wild_ones=false;\
+                      face_class=other;bid_count=5;my_matching=2;reliability=0.5";
+    let row = published::find("dice", "corrected_probability", parameters).unwrap();
+    let decimals = row.value_text.split_once('.').unwrap().1.len();
+    let wrong_value = format!("{:.decimals$}", row.value + 10f64.powi(-(decimals as i32)));
+    let line = published::CSV.lines().nth(row.line - 1).unwrap();
+    let wrong_line = line.replace(
+        &format!(",{},", row.value_text),
+        &format!(",{wrong_value},"),
+    );
+    assert_ne!(wrong_line, line);
+    let wrong = dir.path().join("published.csv");
+    std::fs::write(&wrong, published::CSV.replace(line, &wrong_line)).unwrap();
+    let (code, stdout, stderr) = explore_with(tables(), Some(&wrong));
+    assert_eq!(
+        code,
+        Some(1),
+        "explore.py accepted a wrong row:\n{stdout}\n{stderr}"
+    );
+    assert!(stderr.contains("1 check(s) failed"), "{stderr}");
+    let failure = format!("{}: table ", row.name());
+    assert!(stderr.contains(&failure), "{stderr}");
     assert!(
-        stderr.contains(
-            "Murder Plan win rate D=8 x=(0,1) y=(1,0): table 77.3800 %, published 77.37 %"
-        ),
+        stderr.contains(&format!(", published {wrong_value}\n")),
         "{stderr}"
     );
-    assert!(!stdout.contains("all checks passed"), "{stdout}");
 }
 
 #[test]

@@ -1,7 +1,8 @@
 //! The plots of `gametab build`: a whole build through the library must
 //! publish every SVG under `plots/`, each well-formed XML with its title,
-//! axis labels and legend entries as text, drawn from the tables' numbers,
-//! and the same bytes when drawn again from the same tables.
+//! axis labels and legend entries as text, drawn from the tables' numbers
+//! with the published ones of `data/published.csv` as crosses, and the same
+//! bytes when drawn again from the same tables.
 
 mod common;
 
@@ -12,6 +13,7 @@ use gametab::plots::{
     murder_plan_win_rate_spread, murder_plan_win_rates, plot_files, write_plots, LegendCorner,
     LineChart, Series, Stroke, PLOTS_DIR,
 };
+use gametab::published::{self, PublishedNumber};
 use gametab_lookup::Tables;
 
 /// The table set shared by every test of this file.
@@ -152,6 +154,37 @@ fn plots_are_the_same_bytes_when_drawn_again() {
     }
 }
 
+/// The legend entry of the curve of a published win rate's start.
+fn win_rate_legend(start: &str) -> &'static str {
+    match start {
+        "x=(0,1) y=(1,0)" => "x=(0,1), y=(1,0)",
+        "x=(0,0) y=(0,0)" => "x=y=(0,0)",
+        "average" => "average over the 16 starts",
+        other => panic!("no curve for the start {other:?}"),
+    }
+}
+
+/// The legend entry of the Liar's Dice curve a published row lies on: a raw
+/// or corrected probability of the charted case (N = 20, m = n_b = 5, no
+/// wilds, fives) for k = 1 or 2 at a charted reliability; `None` for the
+/// other rows.
+fn dice_legend(row: &PublishedNumber) -> Option<String> {
+    let case = "total_dice=20;my_dice=5;bidder_dice=5;wild_ones=false;face_class=other;";
+    let k: u32 = row.parse_parameter("my_matching").ok()?;
+    let charted =
+        row.game == "dice" && row.parameters_text().starts_with(case) && (k == 1 || k == 2);
+    match (charted, row.quantity.as_str()) {
+        (true, "raw_probability") => Some(format!("k = {k}: raw")),
+        (true, "corrected_probability") => {
+            let rel: f64 = row.parse_parameter("reliability").ok()?;
+            [0.5, 2.0]
+                .contains(&rel)
+                .then(|| format!("k = {k}: corrected, rel = {rel}"))
+        }
+        _ => None,
+    }
+}
+
 fn series<'a>(chart: &'a LineChart, label: &str) -> &'a Series {
     chart
         .series
@@ -176,21 +209,65 @@ fn charts_show_the_table_numbers() {
     // 16 light start lines, 3 bold cases, the published crosses.
     assert_eq!(win.series.len(), 20);
     assert_eq!(win.series.iter().filter(|s| s.label.is_none()).count(), 15);
-    assert!((y_at(series(&win, "x=(0,1), y=(1,0)"), 8.0) - 77.37).abs() <= 0.005);
-    assert!((y_at(series(&win, "x=y=(0,0)"), 3.0) - 13.43).abs() <= 0.005);
-    assert!((y_at(series(&win, "average over the 16 starts"), 5.0) - 40.60).abs() <= 0.005);
+    // Every published win rate is on its curve, and the crosses are the
+    // published numbers in file order.
+    let rates = published::select("murder_plan", "win_rate").unwrap();
+    let horizon = |row: &PublishedNumber| f64::from(row.parse_parameter::<u8>("horizon").unwrap());
+    for row in &rates {
+        let start = row.parameter("start").unwrap();
+        let y = y_at(series(&win, win_rate_legend(start)), horizon(row));
+        assert!(row.reproduced_by(y), "{}: chart {y}", row.name());
+    }
+    let crosses = |chart: &LineChart| {
+        let markers = chart.series.iter().filter(|s| s.stroke == Stroke::Markers);
+        let markers: Vec<&Series> = markers.collect();
+        assert_eq!(markers.len(), 1, "{:?}", chart.title);
+        markers[0].points.clone()
+    };
+    let published_points: Vec<(f64, f64)> = rates.iter().map(|r| (horizon(r), r.value)).collect();
+    assert_eq!(crosses(&win), published_points);
+
+    // The spread: each curve and cross minus its own average, so the
+    // published start is as far from the published average as the table's
+    // (to the two roundings of the published table).
     let spread = murder_plan_win_rate_spread(set).unwrap();
     assert_eq!(
         y_at(series(&spread, "average over the 16 starts"), 6.0),
         0.0
     );
-    let x_y = y_at(series(&spread, "x=(0,1), y=(1,0)"), 8.0);
-    assert!((x_y - (77.37 - 77.16)).abs() <= 0.01, "{x_y}");
+    let published_average = |d: f64| {
+        let row = rates
+            .iter()
+            .find(|r| horizon(r) == d && r.parameter("start") == Some("average"));
+        row.unwrap().value
+    };
+    for (row, cross) in rates.iter().zip(crosses(&spread)) {
+        let d = horizon(row);
+        assert_eq!(cross, (d, row.value - published_average(d)));
+        let start = row.parameter("start").unwrap();
+        let y = y_at(series(&spread, win_rate_legend(start)), d);
+        assert!(
+            (y - cross.1).abs() <= 2.0 * row.tolerance,
+            "{}: {y}",
+            row.name()
+        );
+    }
 
+    // Every published probability of a drawn Liar's Dice curve is on it,
+    // and those are the crosses.
     let dice = dice_raw_vs_corrected(set).unwrap();
-    assert!((y_at(series(&dice, "k = 1: raw"), 5.0) - 23.15).abs() <= 0.005);
-    assert!((y_at(series(&dice, "k = 1: corrected, rel = 2"), 5.0) - 47.85).abs() <= 0.005);
-    assert!((y_at(series(&dice, "k = 2: corrected, rel = 0.5"), 5.0) - 52.01).abs() <= 0.005);
+    let mut drawn = Vec::new();
+    for row in published::all().unwrap() {
+        let Some(legend) = dice_legend(&row) else {
+            continue;
+        };
+        let bid = f64::from(row.parse_parameter::<u32>("bid_count").unwrap());
+        let y = y_at(series(&dice, &legend), bid);
+        assert!(row.reproduced_by(y / 100.0), "{}: chart {y} %", row.name());
+        drawn.push((bid, 100.0 * row.value));
+    }
+    assert_eq!(drawn.len(), 5, "{drawn:?}");
+    assert_eq!(crosses(&dice), drawn);
 
     // X can only be held by A, Y only by B (2 unknown cards): with nothing
     // else constraining them, P(X) / P(Y) = b / a; the heuristic says 1/3.

@@ -1,6 +1,8 @@
 #!/usr/bin/env python3
 # Explore the gametab tables from Python and check that they reproduce the
-# published numbers (shared/specs/murder-plan.md, shared/specs/liars-dice.md).
+# published numbers they hold: the rows of the known-answer file
+# data/published.csv (the one copy of the numbers of shared/specs/, whose
+# format src/published.rs documents; $GAMETAB_PUBLISHED names another file).
 #
 #   python explore.py TABLES_DIR
 #
@@ -18,12 +20,14 @@
 # The tables written by `gametab build` are plain Parquet files with
 # key-value metadata, listed with their BLAKE2b-256 digests in
 # `manifest.json`. This notebook loads them with **duckdb**, **polars** and
-# **pandas**, reads the metadata, and reproduces two published results: the
-# Murder Plan win rates and a Liar's Dice curve (raw vs corrected
-# probability). Every number is checked; a failure is collected and reported
-# at the end (the script exits non-zero).
+# **pandas**, reads the metadata, and reproduces the published numbers the
+# tables hold (`data/published.csv`, one row per number): the Murder Plan
+# win rates and the Liar's Dice raw vs corrected probabilities. Every number
+# is checked; a failure is collected and reported at the end (the script
+# exits non-zero).
 
 # %%
+import csv
 import hashlib
 import json
 import os
@@ -68,6 +72,57 @@ def tables_dir():
     return pathlib.Path(os.environ.get("GAMETAB_TABLES", "../../tables"))
 
 
+def published_csv():
+    """The known-answer file: $GAMETAB_PUBLISHED, or the repository's
+    data/published.csv, found from this script (in a notebook, which has no
+    __file__, from scripts/notebook/)."""
+    if os.environ.get("GAMETAB_PUBLISHED"):
+        return pathlib.Path(os.environ["GAMETAB_PUBLISHED"])
+    here = pathlib.Path(globals().get("__file__", "explore.py")).resolve().parent
+    return here.parent.parent / "data" / "published.csv"
+
+
+def read_published(path):
+    """The rows of the known-answer file, in file order, each with its
+    parameters as a dict ("name=value" pairs joined by ";")."""
+    with open(path, newline="", encoding="utf-8") as f:
+        rows = list(csv.DictReader(f))
+    for row in rows:
+        pairs = row["parameters"].split(";") if row["parameters"] else []
+        row["params"] = dict(pair.split("=", 1) for pair in pairs)
+        row["name"] = f"{row['game']} {row['quantity']} {row['parameters']}"
+    return rows
+
+
+def rows_of(game, *quantities):
+    return [r for r in PUBLISHED if r["game"] == game and r["quantity"] in quantities]
+
+
+CHECKED = set()
+
+
+def check_published(row, found):
+    """Check a table's value (in the row's unit, None when the tables lack
+    it) against a published row, and print the two side by side."""
+    CHECKED.add(row["name"])
+    value = row["value"]
+    if found is None:
+        check(False, f"{row['name']}: not in the tables, published {value}")
+        return
+    # Two digits more than published.
+    digits = len(value.split(".")[1]) + 2 if "." in value else 0
+    print(f"  {row['name']}: published {value}, table {found:.{digits}f}")
+    check(
+        abs(found - float(value)) <= float(row["tolerance"]),
+        f"{row['name']}: table {found:.{digits}f}, published {value}",
+    )
+
+
+def in_unit(row, probability):
+    """A probability from a table in the row's unit."""
+    return 100 * probability if row["unit"] == "percent" else probability
+
+
 TABLES = tables_dir()
 if not (TABLES / "manifest.json").is_file():
     print(
@@ -76,7 +131,10 @@ if not (TABLES / "manifest.json").is_file():
         file=sys.stderr,
     )
     sys.exit(2)
+PUBLISHED_CSV = published_csv()
+PUBLISHED = read_published(PUBLISHED_CSV)
 print(f"tables: {TABLES.resolve()}")
+print(f"published numbers: {PUBLISHED_CSV.resolve()} ({len(PUBLISHED)} rows)")
 print(f"duckdb {duckdb.__version__}, polars {pl.__version__}, pandas {pd.__version__}")
 
 # %% [markdown]
@@ -151,20 +209,11 @@ for key, value in sorted(metadata_duckdb(TABLES / "murder_plan_win_rates.parquet
 # `murder_plan_win_rates.parquet` holds V_D(start) for every horizon D and
 # start, plus the average over the 16 starts. The same table through duckdb
 # (SQL), polars and pandas, then side by side with the published table
-# (percent, two decimals).
+# (percent, two decimals), and every published row checked (the value of a
+# start state with D days left is its win rate at horizon D).
 
 # %%
 WIN_RATES = TABLES / "murder_plan_win_rates.parquet"
-# Published (shared/specs/murder-plan.md): D -> x=(0,1) y=(1,0), x=y=(0,0), average.
-PUBLISHED_WIN_RATES = {
-    3: (14.51, 13.43, 13.39),
-    4: (26.74, 25.91, 26.01),
-    5: (41.34, 39.36, 40.60),
-    6: (55.42, 53.53, 55.13),
-    7: (67.67, 66.08, 67.43),
-    8: (77.37, 76.08, 77.16),
-}
-CASES = ["x=(0,1) y=(1,0)", "x=(0,0) y=(0,0)", "average"]
 
 by_duckdb = duckdb.sql(
     f"select horizon, start, value from '{WIN_RATES}' order by horizon, start_index"
@@ -177,29 +226,36 @@ check(
     "pandas and polars read different win rates",
 )
 
-wide = by_pandas[by_pandas["start"].isin(CASES)].pivot(index="horizon", columns="start", values="value")[CASES] * 100
+
+def table_start_value(row):
+    """The table's value of the row's start and horizon, or None."""
+    found = duckdb.execute(
+        f"select value from '{WIN_RATES}' where horizon = ? and start = ?",
+        [int(row["params"]["horizon"]), row["params"]["start"]],
+    ).fetchall()
+    return in_unit(row, found[0][0]) if len(found) == 1 else None
+
+
+published_rates = rows_of("murder_plan", "win_rate")
+cases = list(dict.fromkeys(r["params"]["start"] for r in published_rates))
+horizons = list(dict.fromkeys(int(r["params"]["horizon"]) for r in published_rates))
+published_by_case = {(int(r["params"]["horizon"]), r["params"]["start"]): float(r["value"]) for r in published_rates}
+wide = by_pandas[by_pandas["start"].isin(cases)].pivot(index="horizon", columns="start", values="value")[cases] * 100
 rows = []
-for d, published in PUBLISHED_WIN_RATES.items():
+for d in horizons:
     row = {"D": d}
-    for case, expected in zip(CASES, published):
-        found = wide.loc[d, case]
-        row[(case, "published")] = expected
-        row[(case, "table")] = round(found, 4)
-        # Published to two decimals: the table, rounded the same way, must agree.
-        check(
-            abs(found - expected) <= 0.005 + 1e-9,
-            f"Murder Plan win rate D={d} {case}: table {found:.4f} %, published {expected:.2f} %",
-        )
+    for case in cases:
+        row[(case, "published")] = published_by_case.get((d, case))
+        row[(case, "table")] = round(wide.loc[d, case], 4)
     rows.append(row)
 side_by_side = pd.DataFrame(rows).set_index("D")
 side_by_side.columns = pd.MultiIndex.from_tuples(side_by_side.columns)
 print("win rate (%), published vs table:")
 print(side_by_side.to_string())
 
-# The spec also gives V for x=y=(0,0), D=3 to 1e-12.
-v3 = one(f"select value from '{WIN_RATES}' where horizon = 3 and start = 'x=(0,0) y=(0,0)'")[0]
-check(abs(v3 - 0.134346591935461) <= 1e-12, f"Murder Plan V_3(x=y=(0,0)) = {v3!r}, published 0.134346591935461")
-print(f"V_3(x=y=(0,0)) = {v3:.15f} (published 0.134346591935461)")
+print("published Murder Plan numbers:")
+for row in rows_of("murder_plan", "win_rate", "value"):
+    check_published(row, table_start_value(row))
 
 # %% [markdown]
 # ## Liar's Dice: raw vs corrected probability
@@ -229,59 +285,57 @@ for k, part in curve.groupby("k"):
     print(f"k = {k} fives in my hand:")
     print(part.drop(columns="k").set_index("q").round(4).to_string())
 
-# Published (shared/specs/liars-dice.md), bid 5 fives: k -> (raw, rel 2.0, rel 0.5).
-PUBLISHED_DICE = {1: (0.2315, 0.4785, None), 2: (0.4678, 0.7421, 0.5201)}
-print("bid 5 fives: published vs table")
-at_five = curve[curve["q"] == 5].set_index("k")
-for k, published in PUBLISHED_DICE.items():
-    for name, expected in zip(["raw", "rel 2", "rel 0.5"], published):
-        if expected is None:
-            continue
-        found = at_five.loc[k, name]
-        print(f"  k={k} {name:8} published {expected:.4f}  table {found:.6f}")
-        check(round(found, 4) == expected, f"Liar's Dice k={k} {name}: table {found:.6f}, published {expected:.4f}")
-
 # %% [markdown]
-# The bidder's posterior mean number of fives, the exact tails of the 15 dice
-# I cannot see (with the normal approximation beside them), and the decision
-# flip on opening: 1 - 2P on the raw and on the corrected probability.
+# Every published Liar's Dice number, read from the table row (or rows) of
+# its parameters, which are the tables' key columns: the raw and corrected
+# probabilities of the bid, the bidder's posterior mean number of fives,
+# the exact tails of the 15 dice I cannot see with the normal approximation
+# beside them, and the decision flip on opening (1 - 2P on the raw and on
+# the corrected probability). The raw probability and the normal
+# approximation do not depend on the reliability: every stored one must
+# agree.
 
 # %%
-means = duckdb.sql(
-    f"""
-    select reliability, sum(bidder_matching * posterior_probability) as mean
-    from '{POSTERIORS}'
-    where total_dice = 20 and bidder_dice = 5 and not wild_ones and face_class = 'other'
-      and bid_count = 5 and reliability in (0.5, 2)
-    group by reliability order by reliability
-    """
-).fetchall()
-for (rel, mean), expected in zip(means, [1.02, 1.83]):
-    print(f"posterior mean of the bidder's fives, rel {rel}: {mean:.4f} (published {expected})")
-    check(round(mean, 2) == expected, f"Liar's Dice posterior mean rel {rel}: {mean:.4f}, published {expected}")
-check(len(means) == 2, "Liar's Dice: posterior rows for rel 0.5 and 2 missing")
+def typed(name, text):
+    """A parameter as the tables' key column holds it."""
+    if name == "wild_ones":
+        return text == "true"
+    if name == "face_class":
+        return text
+    if name == "reliability":
+        return float(text)
+    return int(text)
 
-tails = duckdb.sql(
-    f"""
-    select bid_count, raw_probability, normal_approximation from '{BIDS}'
-    where {CASE} and reliability = 0 and my_matching = 0 and bid_count in (6, 7) order by bid_count
-    """
-).fetchall()
-for (q, exact, normal), (p_exact, p_normal) in zip(tails, [(0.0274, 0.0188), (0.0066, 0.0028)]):
-    print(f"P(X >= {q}), X ~ Binomial(15, 1/6): exact {exact:.4f} (published {p_exact}), normal {normal:.4f} (published {p_normal})")
-    check(round(exact, 4) == p_exact, f"Liar's Dice P(X >= {q}) = {exact:.6f}, published {p_exact}")
-    check(round(normal, 4) == p_normal, f"Liar's Dice normal approximation P(X >= {q}) = {normal:.6f}, published {p_normal}")
-check(len(tails) == 2, "Liar's Dice: tail rows missing")
 
-ev_raw, ev_corrected = one(
-    f"""
-    select any_value(ev_open) filter (where reliability = 0), any_value(ev_open) filter (where reliability = 2)
-    from '{BIDS}' where {CASE} and my_matching = 1 and bid_count = 5
-    """
-)
-print(f"ev_open, k=1: raw {ev_raw:.3f} (published 0.537), corrected rel 2 {ev_corrected:.3f} (published 0.043)")
-check(round(ev_raw, 3) == 0.537, f"Liar's Dice ev_open raw = {ev_raw:.4f}, published 0.537")
-check(round(ev_corrected, 3) == 0.043, f"Liar's Dice ev_open rel 2 = {ev_corrected:.4f}, published 0.043")
+def table_dice_value(row):
+    """The table's value of a Liar's Dice row, or None when the rows of its
+    parameters do not hold exactly one value."""
+    params = row["params"]
+    where = " and ".join(f"{name} = ?" for name in params)
+    values = [typed(name, text) for name, text in params.items()]
+    if row["quantity"] == "bidder_posterior_mean":
+        sql = f"select count(*), sum(bidder_matching * posterior_probability) from '{POSTERIORS}' where {where}"
+        count, mean = duckdb.execute(sql, values).fetchone()
+        return mean if count else None
+    found = duckdb.execute(f"select distinct {row['quantity']} from '{BIDS}' where {where}", values).fetchall()
+    return found[0][0] if len(found) == 1 else None
+
+
+print("published Liar's Dice numbers:")
+for row in rows_of("dice", "raw_probability", "corrected_probability", "normal_approximation", "ev_open", "bidder_posterior_mean"):
+    check_published(row, table_dice_value(row))
+
+# %% [markdown]
+# ## The published numbers no table holds
+#
+# Counts of the models (reachable states, legal actions, Cluedo deals,
+# Werewolf wolf sets) are not in the tables: `tests/published.rs` checks
+# them, with every other row, against the engines.
+
+# %%
+for row in PUBLISHED:
+    if row["name"] not in CHECKED:
+        print(f"  {row['name']}: published {row['value']}, not in the tables")
 
 # %% [markdown]
 # ## Result

@@ -63,7 +63,7 @@ use bincode::{Decode, Encode};
 use blake2::digest::consts::U32;
 use blake2::{Blake2b, Digest};
 
-use super::solver::GameDigest;
+use super::digest::GameDigest;
 use crate::matrix_game::{Certificate, SolvedGame, StrategyPair};
 use crate::output::write_atomically;
 

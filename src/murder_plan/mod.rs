@@ -3,14 +3,16 @@
 //! [`turns`] precomputes per-inventory action lists and turn outcomes,
 //! [`successors`] where every canonical state's outcomes lead, [`layers`]
 //! enumerates the reachable layers from the 16 starts, [`solver`]
-//! runs the backward induction with matrix-game dedupe, and [`tables`] turns
-//! the solution into Parquet tables; [`cache`] keeps solved games on disk
-//! between builds. [`cli`] is `gametab murder-plan` (solve one state) and
-//! [`lookup_cli`] is `gametab lookup` (answer from built tables). The rules
-//! themselves live in `gametab_games::murder_plan::model`.
+//! runs the backward induction with matrix-game dedupe by [`digest`], and
+//! [`tables`] turns the solution into Parquet tables; [`cache`] keeps solved
+//! games on disk between builds, keyed by the same digest. [`cli`] is
+//! `gametab murder-plan` (solve one state) and [`lookup_cli`] is `gametab
+//! lookup` (answer from built tables). The rules themselves live in
+//! `gametab_games::murder_plan::model`.
 
 pub mod cache;
 pub mod cli;
+pub mod digest;
 pub mod layers;
 pub mod lookup_cli;
 pub mod solver;

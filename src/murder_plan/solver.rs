@@ -3,11 +3,7 @@
 //! non-winning state, with identical games (same inventory, same outcome
 //! values) solved once.
 //!
-//! Games are identified by a BLAKE2b-256 digest of the inventory, the map
-//! from turn outcomes to distinct post-card states, and the bits of the
-//! continuation value of each of those states: that determines the payoff
-//! matrix exactly, and hashing it costs ~260 floats instead of the ~15
-//! thousand of the expanded matrix. The
+//! Games are identified by their [`GameDigest`] (see [`super::digest`]). The
 //! distinct games of one day are solved in parallel (rayon, one LP solver
 //! per worker, native or HiGHS by [`LpBackend`], native falling back to
 //! HiGHS game by game); everything is assembled in state order, so the result
@@ -16,21 +12,17 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use blake2::digest::consts::U32;
-use blake2::{Blake2b, Digest};
 use gametab_games::murder_plan::model::{BrainTarget, State, STATE_COUNT};
 use rayon::prelude::*;
 
 use super::cache::GameCache;
+use super::digest::{game_digest, GameDigest};
 use super::successors::{StateSuccessors, Successors};
 use super::turns::{TurnTable, TurnTables};
 use crate::matrix_game::{
     certify_sparse, GameSolver, LpBackend, OracleStats, PayoffMatrix, Payoffs, SolveError,
     SolveReport, SolvedGame, GAP_TOLERANCE,
 };
-
-/// 256-bit digest of what determines a payoff matrix.
-pub type GameDigest = [u8; 32];
 
 /// The brain's best choice in a post-card state and the value it yields.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -156,21 +148,6 @@ fn outcome_values(successors: &StateSuccessors, slot_values: &[f64]) -> Vec<f64>
         .iter()
         .map(|&slot| slot_values[usize::from(slot)])
         .collect()
-}
-
-/// BLAKE2b-256 of the state's shape digest (inventory and outcome-to-slot
-/// map) and the bits of every slot value: the payoff of cell `(a, b)` is
-/// `slot_values[slot_of[outcome_of[a, b]]]`, so equal digests mean equal
-/// matrices. Hashing the ~260 slot values instead of the ~700 outcome values
-/// makes the digests about 2.7 times cheaper, and finds exactly the same
-/// duplicates on this game.
-fn digest(successors: &StateSuccessors, slot_values: &[f64]) -> GameDigest {
-    let mut hasher = Blake2b::<U32>::new();
-    hasher.update(successors.shape);
-    for v in slot_values {
-        hasher.update(v.to_bits().to_le_bytes());
-    }
-    hasher.finalize().into()
 }
 
 /// The full payoff matrix of a game from its outcome values.
@@ -310,7 +287,7 @@ pub fn solve_with_cache(
             .par_iter()
             .map(|s| {
                 let values = slot_values(s, &choices);
-                let key = digest(s, &values);
+                let key = game_digest(s, &values);
                 (values, key)
             })
             .collect();

@@ -129,8 +129,17 @@ mod tests {
     fn outcomes_cover_every_pair() {
         let tables = TurnTables::new();
         let full = tables.get(LimitedCards::ALL);
-        assert_eq!((full.rows(), full.cols()), (136, 112));
-        assert_eq!(full.outcome_of.len(), 136 * 112);
+        // `data/published.csv`: both sides' legal actions with every card.
+        let published = |side: &str| {
+            let parameters = format!(
+                "side={side};diagonal_left=true;intrigue2_left=true;forbid_movement_left=3"
+            );
+            let row = crate::published::find("murder_plan", "legal_actions", &parameters);
+            row.unwrap().value as usize
+        };
+        let (rows, cols) = (published("mastermind"), published("protagonists"));
+        assert_eq!((full.rows(), full.cols()), (rows, cols));
+        assert_eq!(full.outcome_of.len(), rows * cols);
         for a in 0..full.rows() {
             for b in 0..full.cols() {
                 assert_eq!(

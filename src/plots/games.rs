@@ -2,7 +2,9 @@
 //! by the lookup crate (the one `gametab build` has just verified; values
 //! are read, never recomputed): Murder Plan win rates, Liar's Dice raw vs
 //! corrected probabilities and Cluedo exact vs heuristic envelope
-//! probabilities.
+//! probabilities. The published numbers drawn beside them as crosses come
+//! from the known-answer file (`data/published.csv`, [`crate::published`]),
+//! the copy the tests check against the tables.
 
 use anyhow::{bail, ensure, Context, Result};
 use gametab_games::cluedo::{FewCandidates, Opponents};
@@ -16,6 +18,7 @@ use gametab_lookup::murder_plan::schema::{AVERAGE_START_INDEX, MAX_DAYS};
 use gametab_lookup::Tables;
 
 use super::chart::{LegendCorner, LineChart, Series, Stroke};
+use crate::published::{self, Unit};
 
 const BLUE: (u8, u8, u8) = (31, 119, 180);
 const RED: (u8, u8, u8) = (214, 39, 40);
@@ -24,34 +27,86 @@ const PURPLE: (u8, u8, u8) = (148, 103, 189);
 const GREY: (u8, u8, u8) = (110, 110, 110);
 const BLACK: (u8, u8, u8) = (20, 20, 20);
 
-/// The published Murder Plan win rates (`shared/specs/murder-plan.md`), in
-/// percent, per horizon D = 3..8: (D, x=(0,1) y=(1,0), x=y=(0,0), average).
-pub const PUBLISHED_WIN_RATES: [(u8, f64, f64, f64); 6] = [
-    (3, 14.51, 13.43, 13.39),
-    (4, 26.74, 25.91, 26.01),
-    (5, 41.34, 39.36, 40.60),
-    (6, 55.42, 53.53, 55.13),
-    (7, 67.67, 66.08, 67.43),
-    (8, 77.37, 76.08, 77.16),
-];
-
 /// Legend entry of the average curve of the Murder Plan charts.
 const AVERAGE_LABEL: &str = "average over the 16 starts";
+
+/// The `start` of the average over the 16 starts in the win-rate table and
+/// in the published rows.
+const AVERAGE_START: &str = "average";
 
 /// The published Liar's Dice case (`shared/specs/liars-dice.md`): 4 players
 /// with 5 dice (N = 20, m = n_b = 5), no wilds, a bid on fives.
 pub const DICE_CASE: (i32, i32, i32) = (20, 5, 5);
-/// The published bid count of that case ("5 fives").
-pub const DICE_PUBLISHED_BID: i32 = 5;
-/// The published probabilities of that bid: (my fives k, reliability or
-/// `None` for the raw probability, probability).
-pub const DICE_PUBLISHED: [(i32, Option<f64>, f64); 5] = [
-    (1, None, 0.2315),
-    (1, Some(2.0), 0.4785),
-    (2, None, 0.4678),
-    (2, Some(2.0), 0.7421),
-    (2, Some(0.5), 0.5201),
-];
+
+/// My fives k of the drawn Liar's Dice curves, with their colours.
+const DICE_MY_FIVES: [(i32, (u8, u8, u8)); 2] = [(1, BLUE), (2, RED)];
+
+/// The reliability of the light corrected curves (a bluffer).
+const LOOSE_RELIABILITY: f64 = 0.5;
+
+/// The reliability of the bold corrected curves (a bidder who bids what he
+/// holds).
+const FIRM_RELIABILITY: f64 = 2.0;
+
+/// The published Murder Plan win rates (`data/published.csv`): (horizon D,
+/// start as the win-rate table names it, percent), in file order, which is
+/// the spec's table read row by row.
+fn published_win_rates() -> Result<Vec<(u8, String, f64)>> {
+    let rows = published::select("murder_plan", "win_rate")?;
+    ensure!(
+        !rows.is_empty(),
+        "{} has no Murder Plan win rates",
+        published::FILE
+    );
+    rows.iter()
+        .map(|row| {
+            row.expect_parameters(&["horizon", "start"])?;
+            if row.unit != Unit::Percent {
+                return Err(row.error("a win rate in percent expected").into());
+            }
+            let start = row.parse_parameter::<String>("start")?;
+            Ok((row.parse_parameter("horizon")?, start, row.value))
+        })
+        .collect()
+}
+
+/// The published Liar's Dice probabilities on the drawn curves
+/// (`data/published.csv`): (bid count, percent) of every raw or corrected
+/// probability of [`DICE_CASE`] whose my fives k and reliability is a curve
+/// of the chart, in file order.
+fn published_dice_points() -> Result<Vec<(i32, f64)>> {
+    let (n, m, nb) = DICE_CASE;
+    let mut points = Vec::new();
+    for row in published::all()? {
+        let corrected = match (row.game.as_str(), row.quantity.as_str()) {
+            ("dice", "raw_probability") => false,
+            ("dice", "corrected_probability") => true,
+            _ => continue,
+        };
+        let in_case = row.parse_parameter::<i32>("total_dice")? == n
+            && row.parse_parameter::<i32>("my_dice")? == m
+            && row.parse_parameter::<i32>("bidder_dice")? == nb
+            && !row.parse_parameter::<bool>("wild_ones")?
+            && row.parse_parameter::<String>("face_class")? == "other";
+        let my_fives = row.parse_parameter::<i32>("my_matching")?;
+        let drawn = DICE_MY_FIVES.iter().any(|&(k, _)| k == my_fives)
+            && (!corrected
+                || [LOOSE_RELIABILITY, FIRM_RELIABILITY]
+                    .contains(&row.parse_parameter("reliability")?));
+        if in_case && drawn {
+            if row.unit != Unit::Probability {
+                return Err(row.error("a probability expected").into());
+            }
+            points.push((row.parse_parameter("bid_count")?, 100.0 * row.value));
+        }
+    }
+    ensure!(
+        !points.is_empty(),
+        "{} has no probability of the charted Liar's Dice case",
+        published::FILE
+    );
+    Ok(points)
+}
 
 fn series(label: Option<String>, points: Vec<(f64, f64)>, color: (u8, u8, u8)) -> Series {
     Series {
@@ -121,11 +176,16 @@ pub fn murder_plan_win_rates(tables: &Tables) -> Result<LineChart> {
         line.dots = true;
         all.push(line);
     }
+    let rates = published_win_rates()?;
+    let horizons = || rates.iter().map(|&(d, _, _)| d);
+    let (Some(first), Some(last)) = (horizons().min(), horizons().max()) else {
+        bail!("{} has no Murder Plan win rates", published::FILE);
+    };
     let mut published = series(
-        Some("published (spec), D = 3..8".into()),
-        PUBLISHED_WIN_RATES
+        Some(format!("published (spec), D = {first}..{last}")),
+        rates
             .iter()
-            .flat_map(|&(d, a, b, c)| [a, b, c].map(|v| (f64::from(d), v)))
+            .map(|&(d, _, rate)| (f64::from(d), rate))
             .collect(),
         PURPLE,
     );
@@ -157,12 +217,26 @@ pub fn murder_plan_win_rate_spread(tables: &Tables) -> Result<LineChart> {
         .find(|s| s.label.as_deref() == Some(AVERAGE_LABEL))
         .map(|s| s.points.clone())
         .context("the win-rate chart has no average")?;
-    let published_average: Vec<f64> = PUBLISHED_WIN_RATES.iter().map(|p| p.3).collect();
+    // The published crosses are measured from the published average.
+    let published_average: Vec<(f64, f64)> = published_win_rates()?
+        .into_iter()
+        .filter(|(_, start, _)| start == AVERAGE_START)
+        .map(|(d, _, rate)| (f64::from(d), rate))
+        .collect();
     for series in &mut chart.series {
         if series.stroke == Stroke::Markers {
-            // Published points come in (a, b, average) triples per horizon.
-            for (i, point) in series.points.iter_mut().enumerate() {
-                point.1 -= published_average[i / 3];
+            for point in &mut series.points {
+                let base = published_average
+                    .iter()
+                    .find(|base| base.0 == point.0)
+                    .with_context(|| {
+                        format!(
+                            "{}: no published average for D = {}",
+                            published::FILE,
+                            point.0
+                        )
+                    })?;
+                point.1 -= base.1;
             }
         } else {
             for (point, base) in series.points.iter_mut().zip(&average) {
@@ -221,7 +295,7 @@ pub fn dice_raw_vs_corrected(tables: &Tables) -> Result<LineChart> {
     let raw = |row: &BidRow| row.raw_probability;
     let corrected = |row: &BidRow| row.corrected_probability;
     let mut all = Vec::new();
-    for (my_fives, color) in [(1, BLUE), (2, RED)] {
+    for (my_fives, color) in DICE_MY_FIVES {
         // The raw probability ignores the reliability: read it from rel = 0.
         let mut raw_line = series(
             Some(format!("k = {my_fives}: raw")),
@@ -231,27 +305,36 @@ pub fn dice_raw_vs_corrected(tables: &Tables) -> Result<LineChart> {
         raw_line.stroke = Stroke::Dashed;
         all.push(raw_line);
         let mut loose = series(
-            Some(format!("k = {my_fives}: corrected, rel = 0.5")),
-            curve(my_fives, 0.5, corrected)?,
+            Some(format!(
+                "k = {my_fives}: corrected, rel = {LOOSE_RELIABILITY}"
+            )),
+            curve(my_fives, LOOSE_RELIABILITY, corrected)?,
             color,
         );
         loose.opacity = 0.55;
         all.push(loose);
         let mut firm = series(
-            Some(format!("k = {my_fives}: corrected, rel = 2")),
-            curve(my_fives, 2.0, corrected)?,
+            Some(format!(
+                "k = {my_fives}: corrected, rel = {FIRM_RELIABILITY}"
+            )),
+            curve(my_fives, FIRM_RELIABILITY, corrected)?,
             color,
         );
         firm.width = 3;
         firm.dots = true;
         all.push(firm);
     }
+    let points = published_dice_points()?;
+    let bid = points.first().map(|p| p.0);
+    let label = match bid {
+        Some(bid) if points.iter().all(|p| p.0 == bid) => {
+            format!("published values (bid {bid} fives)")
+        }
+        _ => "published values".to_string(),
+    };
     let mut published = series(
-        Some("published values (bid 5 fives)".into()),
-        DICE_PUBLISHED
-            .iter()
-            .map(|&(_, _, p)| (f64::from(DICE_PUBLISHED_BID), 100.0 * p))
-            .collect(),
+        Some(label),
+        points.iter().map(|&(bid, p)| (f64::from(bid), p)).collect(),
         PURPLE,
     );
     published.stroke = Stroke::Markers;

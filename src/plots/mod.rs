@@ -21,7 +21,7 @@ use crate::registry::{Plot, BUILDS};
 pub use chart::{LegendCorner, LineChart, Series, Stroke};
 pub use games::{
     cluedo_exact_vs_heuristic, cluedo_heuristic_error, dice_raw_vs_corrected,
-    murder_plan_win_rate_spread, murder_plan_win_rates, DICE_PUBLISHED, PUBLISHED_WIN_RATES,
+    murder_plan_win_rate_spread, murder_plan_win_rates,
 };
 
 /// Subdirectory of a table directory holding the plots.
