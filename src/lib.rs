@@ -6,6 +6,12 @@
 //! writing table files, [`pipeline`] for the whole `gametab build`, [`plots`]
 //! for its SVG charts. The game model types and table schemas live in the
 //! `gametab-lookup` crate, which reads the tables back without any of this.
+//!
+//! Commands write their answers to the `std::io::Write` handle they are
+//! given, never with `print!`: a closed standard output must end a command
+//! quietly, not panic it (see `main.rs`).
+
+#![warn(clippy::print_stdout)]
 
 pub mod cluedo;
 pub mod dice;
