@@ -1,5 +1,8 @@
 //! The `gametab` binary end to end: a whole build followed by lookups, and
-//! bad arguments that must give a clear message and a non-zero exit.
+//! bad arguments that must give a clear message and a non-zero exit. The
+//! build is the run's shared set (`common`), which `gametab build` made.
+
+mod common;
 
 use std::process::Command;
 
@@ -124,17 +127,19 @@ fn solve_prints_the_published_value() {
 
 #[test]
 fn build_then_lookup() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("tables");
-    let out_str = out.to_str().unwrap();
-    let (ok, stdout, err) = gametab(&["build", "--out", out_str, "--quiet"]);
-    assert!(ok, "{err}");
-    assert!(stdout.contains("max certificate gap"), "{stdout}");
+    let set = common::shared_set();
+    assert!(
+        set.summary().contains("max certificate gap"),
+        "{}",
+        set.summary()
+    );
+    let out = set.tables();
     assert!(out.join("manifest.json").exists());
     assert!(
-        !dir.path().join(".tables.staging").exists(),
+        !set.root().join(".tables.staging").exists(),
         "staging directory left behind"
     );
+    let out_str = out.to_str().unwrap();
     let (ok, stdout, err) = gametab(&[
         "lookup",
         "--tables",
@@ -151,7 +156,9 @@ fn build_then_lookup() {
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert!((json["value"].as_f64().unwrap() - 0.7737).abs() < 5e-5);
 
-    // A tampered file is refused by name.
+    // A tampered file (in a copy) is refused by name.
+    let (_keep, out) = common::copy_of_tables();
+    let out_str = out.to_str().unwrap();
     let values = out.join("murder_plan_values.parquet");
     let mut bytes = std::fs::read(&values).unwrap();
     let at = bytes.len() / 2;
