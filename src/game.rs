@@ -5,6 +5,8 @@
 //! registry ([`crate::registry`]) lists them. This module knows no game,
 //! so a game's module can use it without depending on the list.
 
+use std::io::Write;
+
 use anyhow::Result;
 use clap::{ArgMatches, Args, FromArgMatches, Subcommand};
 use gametab_lookup::{GameId, GameTables, Tables};
@@ -39,8 +41,9 @@ pub struct GameCommand {
     pub name: &'static str,
     /// Its clap definition (arguments, help).
     pub command: fn() -> clap::Command,
-    /// Parses its matches and runs it.
-    pub run: fn(&ArgMatches) -> Result<()>,
+    /// Parses its matches and runs it, its answer written to the handle
+    /// (standard output, buffered, in `gametab`).
+    pub run: fn(&ArgMatches, &mut dyn Write) -> Result<()>,
 }
 
 /// Everything the build and the command line know of one game.

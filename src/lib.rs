@@ -17,6 +17,12 @@
 //! [`output`], [`game`] and the matrix-game layer, never the pipeline or
 //! the registry that lists it; the orchestrators (the pipeline, `verify`,
 //! the plots, `main`) iterate the registry.
+//!
+//! Commands write their answers to the `std::io::Write` handle they are
+//! given, never with `print!`: a closed standard output must end a command
+//! quietly, not panic it (see `main.rs`).
+
+#![warn(clippy::print_stdout)]
 
 pub mod cluedo;
 pub mod dice;

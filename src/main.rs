@@ -4,7 +4,16 @@
 //! ([`gametab::registry::BUILDS`]), its arguments defined beside the game.
 //! `main` prints the error chain once and returns a non-zero exit code on
 //! failure.
+//!
+//! Commands write their answers through one buffered handle on standard
+//! output, never with `println!`, which panics when the reader has gone
+//! away. Rust ignores SIGPIPE, so a write to a closed pipe returns EPIPE;
+//! like ripgrep, `main` takes such an error as the reader's wish to stop
+//! (`gametab cluedo ... | head -1`) and exits 0 without a word.
 
+#![warn(clippy::print_stdout)]
+
+use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 use std::process::ExitCode;
 use std::time::Instant;
@@ -58,7 +67,7 @@ struct BuildArgs {
     no_cache: bool,
 }
 
-fn run_build(args: BuildArgs) -> Result<()> {
+fn run_build(args: BuildArgs, out: &mut impl Write) -> Result<()> {
     let threads = match args.threads {
         Some(0) => bail!("--threads must be at least 1"),
         Some(n) => n,
@@ -74,9 +83,14 @@ fn run_build(args: BuildArgs) -> Result<()> {
     let start = Instant::now();
     let reports = pipeline::build(&options)?;
     for report in &reports {
-        println!("{} ({:.3} s)", report.game, report.elapsed.as_secs_f64());
+        writeln!(
+            out,
+            "{} ({:.3} s)",
+            report.game,
+            report.elapsed.as_secs_f64()
+        )?;
         for line in &report.lines {
-            println!("  {line}");
+            writeln!(out, "  {line}")?;
         }
     }
     // The verification line is a phase of the build, not something built.
@@ -84,11 +98,12 @@ fn run_build(args: BuildArgs) -> Result<()> {
         .iter()
         .filter(|r| r.game != pipeline::VERIFICATION)
         .count();
-    println!(
+    writeln!(
+        out,
         "built {built} into {} in {:.3} s with {threads} thread(s)",
         options.out.display(),
         start.elapsed().as_secs_f64()
-    );
+    )?;
     Ok(())
 }
 
@@ -100,25 +115,40 @@ fn command_line() -> clap::Command {
     })
 }
 
-/// Parse the command line and run the command it names.
-fn run() -> Result<()> {
+/// Parse the command line and run the command it names, its answer
+/// written to `out`.
+fn run(out: &mut dyn Write) -> Result<()> {
     let matches = command_line().get_matches();
     if let Some((name, game_matches)) = matches.subcommand() {
         if let Some(command) = registry::command_named(name) {
-            return (command.run)(game_matches);
+            return (command.run)(game_matches, out);
         }
     }
     match Cli::from_arg_matches(&matches)?.command {
-        Command::Build(args) => run_build(args),
-        Command::Verify(args) => gametab::verify::cli::run(&args),
+        Command::Build(args) => run_build(args, &mut { out }),
+        Command::Verify(args) => gametab::verify::cli::run(&args, &mut { out }),
     }
 }
 
+/// Whether the error is, at its root, a write to a pipe nobody reads.
+fn is_broken_pipe(error: &anyhow::Error) -> bool {
+    error
+        .root_cause()
+        .downcast_ref::<io::Error>()
+        .is_some_and(|e| e.kind() == io::ErrorKind::BrokenPipe)
+}
+
 fn main() -> ExitCode {
-    let result = run();
+    // Not locked: the build's worker threads must never wait on main's lock.
+    let mut out = BufWriter::new(io::stdout());
+    let result = run(&mut out).and_then(|()| Ok(out.flush()?));
     match result {
         Ok(()) => ExitCode::SUCCESS,
+        Err(error) if is_broken_pipe(&error) => ExitCode::SUCCESS,
         Err(error) => {
+            // What the command wrote comes before its error; a reader gone
+            // by now changes nothing about the failure.
+            let _ = out.flush();
             eprintln!("error: {error:#}");
             ExitCode::FAILURE
         }

@@ -1,7 +1,16 @@
 //! The `gametab` binary end to end: a whole build followed by lookups, and
-//! bad arguments that must give a clear message and a non-zero exit.
+//! bad arguments that must give a clear message and a non-zero exit. The
+//! build is the run's shared set (`common`), which `gametab build` made.
+//!
+//! Also every command in a pipeline whose reader has gone (`gametab ... |
+//! head -1`): it must end quietly with status 0, not panic.
 
-use std::process::Command;
+mod common;
+
+use std::path::Path;
+use std::process::{Command, Output, Stdio};
+
+use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
 
 use gametab::published;
 
@@ -129,17 +138,19 @@ fn solve_prints_the_published_value() {
 
 #[test]
 fn build_then_lookup() {
-    let dir = tempfile::tempdir().unwrap();
-    let out = dir.path().join("tables");
-    let out_str = out.to_str().unwrap();
-    let (ok, stdout, err) = gametab(&["build", "--out", out_str, "--quiet"]);
-    assert!(ok, "{err}");
-    assert!(stdout.contains("max certificate gap"), "{stdout}");
+    let set = common::shared_set();
+    assert!(
+        set.summary().contains("max certificate gap"),
+        "{}",
+        set.summary()
+    );
+    let out = set.tables();
     assert!(out.join("manifest.json").exists());
     assert!(
-        !dir.path().join(".tables.staging").exists(),
+        !set.root().join(".tables.staging").exists(),
         "staging directory left behind"
     );
+    let out_str = out.to_str().unwrap();
     let (ok, stdout, err) = gametab(&[
         "lookup",
         "--tables",
@@ -159,7 +170,9 @@ fn build_then_lookup() {
     let percent = 100.0 * json["value"].as_f64().unwrap();
     assert!(published.reproduced_by(percent), "{percent} %");
 
-    // A tampered file is refused by name.
+    // A tampered file (in a copy) is refused by name.
+    let (_keep, out) = common::copy_of_tables();
+    let out_str = out.to_str().unwrap();
     let values = out.join("murder_plan_values.parquet");
     let mut bytes = std::fs::read(&values).unwrap();
     let at = bytes.len() / 2;
@@ -172,4 +185,149 @@ fn build_then_lookup() {
         ],
         "murder_plan_values.parquet: BLAKE2 digest",
     );
+}
+
+/// Run `gametab` with its standard output on a pipe whose reading end is
+/// closed before it starts, so its first write of an answer fails (EPIPE:
+/// Rust ignores SIGPIPE) however short the answer is.
+fn into_closed_pipe(args: &[&str]) -> Output {
+    let (reader, writer) = std::io::pipe().expect("a pipe");
+    drop(reader);
+    Command::new(env!("CARGO_BIN_EXE_gametab"))
+        .args(args)
+        .stdout(writer)
+        .stderr(Stdio::piped())
+        .output()
+        .expect("the binary runs")
+}
+
+/// `args` answers on standard output when it is read, and ends quietly with
+/// status 0 when nobody reads it.
+fn ends_quietly_when_the_reader_has_gone(args: &[&str]) {
+    let (ok, out, err) = gametab(args);
+    assert!(ok, "{args:?}: {err}");
+    assert!(!out.is_empty(), "{args:?} printed nothing to cut short");
+    ends_quietly_into_a_closed_pipe(args);
+}
+
+/// `args` ends quietly with status 0 when nobody reads its answer.
+fn ends_quietly_into_a_closed_pipe(args: &[&str]) {
+    let cut = into_closed_pipe(args);
+    let err = String::from_utf8_lossy(&cut.stderr);
+    assert!(!err.contains("panicked"), "{args:?} panicked: {err}");
+    assert!(cut.status.success(), "{args:?}: {:?}\n{err}", cut.status);
+    assert!(err.is_empty(), "{args:?} complained: {err}");
+}
+
+#[test]
+fn commands_without_tables_end_quietly_when_the_reader_has_gone() {
+    let examples = Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/examples");
+    let cluedo = examples.join("cluedo-game.json");
+    let werewolf = examples.join("werewolf-demo.json");
+    let (cluedo, werewolf) = (cluedo.to_str().unwrap(), werewolf.to_str().unwrap());
+    let solve = [
+        "murder-plan",
+        "solve",
+        "--days",
+        "3",
+        "--brain",
+        "0,0",
+        "--killer",
+        "0,0",
+    ];
+    let dice = [
+        "dice",
+        "--players",
+        "4",
+        "--bid",
+        "5x5",
+        "--mine",
+        "1,5,5,2,3",
+    ];
+    for json in [false, true] {
+        let with = |args: &[&str]| -> Vec<String> {
+            let mut args: Vec<String> = args.iter().map(|a| a.to_string()).collect();
+            if json {
+                args.push("--json".into());
+            }
+            args
+        };
+        for args in [
+            with(&["cluedo", "--log", cluedo]),
+            with(&["werewolf", "--log", werewolf]),
+            with(&dice),
+            with(&solve),
+        ] {
+            let args: Vec<&str> = args.iter().map(String::as_str).collect();
+            ends_quietly_when_the_reader_has_gone(&args);
+        }
+    }
+    ends_quietly_when_the_reader_has_gone(&["--help"]);
+}
+
+#[test]
+fn commands_on_tables_end_quietly_when_the_reader_has_gone() {
+    let tables = common::built_tables().to_str().unwrap();
+    let state = ["--days", "8", "--brain", "0,1", "--killer", "1,0"];
+    let on_state = |query: &[&'static str]| -> Vec<&str> {
+        [&["lookup", "--tables", tables][..], query, &state].concat()
+    };
+    for args in [
+        on_state(&["value"]),
+        on_state(&["strategy", "--side", "mastermind"]),
+        on_state(&["sample", "--side", "protagonists", "--u", "0.42"]),
+        on_state(&["brain"]),
+        vec!["lookup", "--tables", tables, "win-rate", "--horizon", "8"],
+    ] {
+        ends_quietly_when_the_reader_has_gone(&args);
+    }
+    // A verification recomputes every Murder Plan certificate (seconds,
+    // whatever the sample), and tests/verify.rs checks what it prints:
+    // here only how it ends.
+    for json in [&[][..], &["--json"]] {
+        let args = [&["verify", "--tables", tables, "--sample", "1"][..], json].concat();
+        ends_quietly_into_a_closed_pipe(&args);
+    }
+}
+
+#[test]
+fn a_build_ends_quietly_when_the_reader_has_gone() {
+    // A whole build, its summary printed to nobody. The shared build's game
+    // cache (a copy) spares it the Murder Plan LPs.
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("games.bin");
+    std::fs::copy(common::shared_set().cache(), &cache).unwrap();
+    let out = dir.path().join("tables");
+    let cut = into_closed_pipe(&[
+        "build",
+        "--quiet",
+        "--threads",
+        "2",
+        "--out",
+        out.to_str().unwrap(),
+        "--cache",
+        cache.to_str().unwrap(),
+    ]);
+    let err = String::from_utf8_lossy(&cut.stderr);
+    assert!(!err.contains("panicked"), "build panicked: {err}");
+    assert!(cut.status.success(), "{:?}\n{err}", cut.status);
+    assert!(err.is_empty(), "build complained: {err}");
+    // The build itself was not cut short: it published the same tables.
+    let manifest = |dir: &Path| -> Manifest {
+        serde_json::from_slice(&std::fs::read(dir.join(MANIFEST_FILE)).unwrap()).unwrap()
+    };
+    assert_eq!(manifest(&out).files, manifest(common::built_tables()).files);
+}
+
+#[test]
+fn a_failed_verification_is_not_hidden_by_a_closed_pipe() {
+    let (_keep, tables) = common::copy_of_tables();
+    // Without the values no Murder Plan table is certified: a short run.
+    std::fs::remove_file(tables.join("murder_plan_values.parquet")).unwrap();
+    let tables = tables.to_str().unwrap();
+    let cut = into_closed_pipe(&["verify", "--tables", tables, "--sample", "1"]);
+    let err = String::from_utf8_lossy(&cut.stderr);
+    assert_eq!(cut.status.code(), Some(1), "{err}");
+    assert!(err.contains("mismatches"), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
 }

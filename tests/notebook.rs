@@ -1,5 +1,5 @@
 //! The Python path to the tables (`scripts/notebook/`) end to end: a fresh
-//! build through the library, a virtualenv with the pinned
+//! build (the run's shared set, see `common`), a virtualenv with the pinned
 //! `requirements.txt`, and `explore.py` run against the build, which must
 //! reproduce every published number of `data/published.csv` the tables
 //! hold, and fail with a named check when a table is tampered with or a

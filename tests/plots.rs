@@ -1,8 +1,8 @@
-//! The plots of `gametab build`: a whole build through the library must
-//! publish every SVG under `plots/`, each well-formed XML with its title,
-//! axis labels and legend entries as text, drawn from the tables' numbers
-//! with the published ones of `data/published.csv` as crosses, and the same
-//! bytes when drawn again from the same tables.
+//! The plots of `gametab build`: a whole build (the run's shared set, see
+//! `common`) must publish every SVG under `plots/`, each well-formed XML
+//! with its title, axis labels and legend entries as text, drawn from the
+//! tables' numbers with the published ones of `data/published.csv` as
+//! crosses, and the same bytes when drawn again from the same tables.
 
 mod common;
 

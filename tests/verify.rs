@@ -5,18 +5,17 @@
 //! swapped files, and a changed Liar's Dice, Cluedo or Werewolf row in the
 //! sample. Also: a build killed midway leaves the previous set in place.
 //!
-//! The set is built once per test binary (through the library, like
-//! `gametab build`) and copied into a fresh directory for each test.
+//! The set is the run's shared one (`common`), copied into a fresh
+//! directory for each test.
+
+mod common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use gametab::matrix_game::LpBackend;
 use gametab::parquet_write::write_parquet;
-use gametab::pipeline::{self, BuildOptions};
 use gametab::verify::sample::sample_rows;
 use gametab::verify::{verify, Report, Sampling, DEFAULT_SAMPLE, DEFAULT_SEED};
 use gametab_games::murder_plan::model::{Offset, State, STATE_COUNT};
@@ -25,47 +24,9 @@ use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
 use gametab_lookup::schema::TableSchema;
 use gametab_lookup::{cluedo, dice, murder_plan, werewolf, Tables};
 
-/// The directory of the one table set built for this test binary.
-fn built() -> &'static Path {
-    static BUILT: OnceLock<tempfile::TempDir> = OnceLock::new();
-    BUILT
-        .get_or_init(|| {
-            let dir = tempfile::tempdir().unwrap();
-            let options = BuildOptions {
-                out: dir.path().join("tables"),
-                threads: 2,
-                progress: false,
-                lp: LpBackend::Native,
-                cache: None,
-            };
-            pipeline::build(&options).expect("the tables build");
-            dir
-        })
-        .path()
-}
-
-/// A fresh copy of the built set: (its temporary parent, the table dir).
+/// A fresh copy of the shared set: (its temporary parent, the table dir).
 fn fresh_copy() -> (tempfile::TempDir, PathBuf) {
-    let source = built().join("tables");
-    let parent = tempfile::tempdir().unwrap();
-    let tables = parent.path().join("tables");
-    std::fs::create_dir(&tables).unwrap();
-    copy_dir(&source, &tables);
-    (parent, tables)
-}
-
-/// Copy the files of `from` into `to`, subdirectories (the plots) included.
-fn copy_dir(from: &Path, to: &Path) {
-    for entry in std::fs::read_dir(from).unwrap() {
-        let entry = entry.unwrap();
-        let target = to.join(entry.file_name());
-        if entry.file_type().unwrap().is_dir() {
-            std::fs::create_dir(&target).unwrap();
-            copy_dir(&entry.path(), &target);
-        } else {
-            std::fs::copy(entry.path(), target).unwrap();
-        }
-    }
+    common::copy_of_tables()
 }
 
 fn read_table(dir: &Path, schema: &TableSchema) -> TableData {
@@ -132,8 +93,8 @@ fn start_row(days_left: usize) -> usize {
 
 #[test]
 fn a_clean_set_verifies_and_the_cli_agrees() {
-    let tables = built().join("tables");
-    let report = run_verify(&tables);
+    let tables = common::built_tables();
+    let report = run_verify(tables);
     assert!(report.is_ok(), "{report}");
     assert_eq!(report.files.len(), 11, "manifest and ten tables");
     for file in murder_plan::schema::ALL.map(|s| s.file) {
@@ -363,12 +324,19 @@ fn an_interrupted_build_leaves_the_previous_set_untouched() {
     let (parent, dir) = fresh_copy();
     let before: Vec<(String, Vec<u8>)> = files_of(&dir);
     let staging = parent.path().join(".tables.staging");
+    // The shared build's game cache spares these builds the Murder Plan
+    // LPs (cached games are certified again, so the tables are the same);
+    // a copy, as a killed build may be saving it.
+    let cache = parent.path().join("games.bin");
+    std::fs::copy(common::shared_set().cache(), &cache).unwrap();
     // Kill the build as soon as it has started writing, and again once it
     // has written a table file into the staging directory.
     for wait_for_table in [false, true] {
         let mut child = Command::new(env!("CARGO_BIN_EXE_gametab"))
             .args(["build", "--quiet", "--threads", "1", "--out"])
             .arg(&dir)
+            .arg("--cache")
+            .arg(&cache)
             .spawn()
             .unwrap();
         let started = Instant::now();
@@ -400,6 +368,8 @@ fn an_interrupted_build_leaves_the_previous_set_untouched() {
     let build = Command::new(env!("CARGO_BIN_EXE_gametab"))
         .args(["build", "--quiet", "--out"])
         .arg(&dir)
+        .arg("--cache")
+        .arg(&cache)
         .output()
         .unwrap();
     assert!(build.status.success(), "{build:?}");
@@ -411,8 +381,16 @@ fn an_interrupted_build_leaves_the_previous_set_untouched() {
     assert_eq!(after.remove(readme).1, b"documentation");
     assert_eq!(after.len(), before.len());
     assert!(run_verify(&dir).is_ok());
-    let siblings: Vec<_> = std::fs::read_dir(parent.path()).unwrap().collect();
-    assert_eq!(siblings.len(), 1, "staging or previous set left behind");
+    let mut siblings: Vec<_> = std::fs::read_dir(parent.path())
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    siblings.sort();
+    assert_eq!(
+        siblings,
+        ["games.bin", "tables"],
+        "staging or previous set left behind"
+    );
 }
 
 /// Every file of a directory with its bytes, sorted by name.

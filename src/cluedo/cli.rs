@@ -4,6 +4,7 @@
 //! every card, P(in the envelope) and P(each player holds it).
 
 use std::fmt::Write as _;
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -44,12 +45,12 @@ struct JsonNotebook {
     cards: Vec<CardLine>,
 }
 
-/// Run the command, printing to standard output.
+/// Run the command, writing the notebook to `out`.
 ///
 /// # Errors
-/// Unreadable or malformed logs, and contradictory facts (the error names
-/// them).
-pub fn run(args: &Args) -> Result<()> {
+/// Unreadable or malformed logs, contradictory facts (the error names
+/// them), or `out` refusing the notebook.
+pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     let model = Model::parse(&args.model)?;
     let text = std::fs::read_to_string(&args.log)
         .with_context(|| format!("cannot read {}", args.log.display()))?;
@@ -63,7 +64,7 @@ pub fn run(args: &Args) -> Result<()> {
     } else {
         render(&log, &notebook)
     };
-    print!("{output}");
+    out.write_all(output.as_bytes())?;
     Ok(())
 }
 

@@ -54,7 +54,7 @@ pub const GAME: GameBuild = GameBuild {
     commands: &[GameCommand {
         name: "cluedo",
         command: || command_of::<cli::Args>("cluedo", "Cluedo: the exact notebook of a game log"),
-        run: |m| cli::run(&parse(m)?),
+        run: |m, out| cli::run(&parse(m)?, &mut { out }),
     }],
 };
 

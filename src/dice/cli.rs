@@ -2,6 +2,8 @@
 //! corrected by the bidder's reliability, normal approximation), the
 //! bidder's posterior and the published rule's advice, as text or JSON.
 
+use std::io::Write;
+
 use anyhow::{Context, Result};
 use clap::Args;
 use serde_json::json;
@@ -80,11 +82,12 @@ impl DiceArgs {
     }
 }
 
-/// Run `gametab dice`.
+/// Run `gametab dice`, writing the odds and advice to `out`.
 ///
 /// # Errors
-/// Invalid arguments (see [`DiceArgs::situation`]).
-pub fn run(args: DiceArgs) -> Result<()> {
+/// Invalid arguments (see [`DiceArgs::situation`]), or `out` refusing the
+/// answer.
+pub fn run(args: DiceArgs, out: &mut impl Write) -> Result<()> {
     let situation = args.situation().context("invalid Liar's Dice situation")?;
     let advice = published_rule(&situation);
     if args.json {
@@ -96,9 +99,9 @@ pub fn run(args: DiceArgs) -> Result<()> {
             "posterior_mean": advice.standing.posterior.mean(),
             "advice": advice,
         });
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print!("{}", describe(args.players, &situation, &advice));
+        out.write_all(describe(args.players, &situation, &advice).as_bytes())?;
     }
     Ok(())
 }

@@ -40,7 +40,7 @@ pub const GAME: GameBuild = GameBuild {
                 "Liar's Dice: odds of a standing bid, the bidder's posterior and advice",
             )
         },
-        run: |m| cli::run(parse(m)?),
+        run: |m, out| cli::run(parse(m)?, &mut { out }),
     }],
 };
 

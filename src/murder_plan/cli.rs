@@ -1,6 +1,8 @@
 //! `gametab murder-plan solve`: solve the game up to a horizon and print the
 //! value and both optimal strategies of one state, as text or JSON.
 
+use std::io::Write;
+
 use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use serde_json::json;
@@ -120,14 +122,17 @@ impl StateArgs {
     }
 }
 
-/// Run `gametab murder-plan <command>`.
-pub fn run(command: MurderPlanCommand) -> Result<()> {
+/// Run `gametab murder-plan <command>`, writing its answer to `out`.
+///
+/// # Errors
+/// Bad arguments, a failed solve, or `out` refusing the answer.
+pub fn run(command: MurderPlanCommand, out: &mut impl Write) -> Result<()> {
     match command {
-        MurderPlanCommand::Solve(args) => solve(&args),
+        MurderPlanCommand::Solve(args) => solve(&args, out),
     }
 }
 
-fn solve(args: &SolveArgs) -> Result<()> {
+fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<()> {
     if args.days == 0 || args.days > MAX_SOLVE_DAYS {
         bail!(
             "--days {} is out of range (1..={MAX_SOLVE_DAYS})",
@@ -171,7 +176,7 @@ fn solve(args: &SolveArgs) -> Result<()> {
                 })
                 .collect::<Vec<_>>()
         };
-        let out = json!({
+        let answer = json!({
             "days_left": args.days,
             "state": {
                 "brain": [state.brain.first(), state.brain.second()],
@@ -188,10 +193,11 @@ fn solve(args: &SolveArgs) -> Result<()> {
             "mastermind_strategy": support(&mastermind),
             "protagonists_strategy": support(&protagonists),
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
         return Ok(());
     }
-    println!(
+    writeln!(
+        out,
         "state x={} y={} killer_intrigue={} key_person_intrigue={} diagonal_left={} intrigue2_left={} forbid_movement_left={}",
         state.brain,
         state.killer,
@@ -200,19 +206,24 @@ fn solve(args: &SolveArgs) -> Result<()> {
         state.limited.diagonal,
         state.limited.intrigue_plus_two,
         state.limited.forbid_movement
-    );
+    )?;
     if state.is_win() {
-        println!("the mastermind has already won: value 1");
+        writeln!(out, "the mastermind has already won: value 1")?;
         return Ok(());
     }
-    println!(
+    writeln!(
+        out,
         "days left {}: mastermind wins with probability {value:.12} (certificate gap {gap:.2e})",
         args.days
-    );
+    )?;
     for (side, rows) in [("mastermind", &mastermind), ("protagonists", &protagonists)] {
-        println!("{side} (key person, brain, killer):");
+        writeln!(out, "{side} (key person, brain, killer):")?;
         for (cards, p) in rows.iter() {
-            println!("  {p:.9}  {:<16} {:<16} {}", cards[0], cards[1], cards[2]);
+            writeln!(
+                out,
+                "  {p:.9}  {:<16} {:<16} {}",
+                cards[0], cards[1], cards[2]
+            )?;
         }
     }
     Ok(())

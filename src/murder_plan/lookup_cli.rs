@@ -1,6 +1,7 @@
 //! `gametab lookup`: answer queries from a built table directory using only
 //! the `gametab-lookup` crate (no solver), printing JSON.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -117,8 +118,12 @@ fn support_json<C: Copy>(
         .collect()
 }
 
-/// Run a lookup query and print its JSON answer.
-pub fn run(args: LookupArgs) -> Result<()> {
+/// Run a lookup query and write its JSON answer to `out`.
+///
+/// # Errors
+/// Tables that do not load, a query they cannot answer, or `out` refusing
+/// the answer.
+pub fn run(args: LookupArgs, out: &mut impl Write) -> Result<()> {
     let tables = Tables::open(&args.tables)
         .with_context(|| format!("loading tables from {}", args.tables.display()))?;
     let mp = tables.murder_plan()?;
@@ -175,6 +180,6 @@ pub fn run(args: LookupArgs) -> Result<()> {
             })
         }
     };
-    println!("{}", serde_json::to_string_pretty(&answer)?);
+    writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
     Ok(())
 }

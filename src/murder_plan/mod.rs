@@ -58,7 +58,7 @@ pub const GAME: GameBuild = GameBuild {
                     "Murder Plan (Tragedy Looper): solve single states",
                 )
             },
-            run: |m| cli::run(parse(m)?),
+            run: |m, out| cli::run(parse(m)?, &mut { out }),
         },
         GameCommand {
             name: "lookup",
@@ -68,7 +68,7 @@ pub const GAME: GameBuild = GameBuild {
                     "Answer a Murder Plan query from built tables (lookup crate only, JSON output)",
                 )
             },
-            run: |m| lookup_cli::run(parse(m)?),
+            run: |m, out| lookup_cli::run(parse(m)?, &mut { out }),
         },
     ],
 };

@@ -1,5 +1,6 @@
 //! The `gametab verify` subcommand: arguments, the run, the exit status.
 
+use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
@@ -28,12 +29,15 @@ pub struct VerifyArgs {
     pub json: bool,
 }
 
-/// Verify the tables, print the report, and fail when anything mismatched.
+/// Verify the tables, write the report to `out`, and fail when anything
+/// mismatched.
 ///
 /// # Errors
 /// When the directory cannot be checked or any check fails (the report is
-/// printed first).
-pub fn run(args: &VerifyArgs) -> Result<()> {
+/// written first), or when `out` refuses the report. A failed check
+/// outranks a refused report: `gametab verify | head -1` must not turn a
+/// mismatch into success.
+pub fn run(args: &VerifyArgs, out: &mut impl Write) -> Result<()> {
     let sampling = Sampling {
         full: args.full,
         sample: args.sample,
@@ -41,12 +45,12 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
     };
     let started = Instant::now();
     let report = verify(&args.tables, &sampling)?;
-    if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+    let written = if args.json {
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)
     } else {
-        println!("{report}");
-        println!("in {:.3} s", started.elapsed().as_secs_f64());
-    }
+        writeln!(out, "{report}")
+            .and_then(|()| writeln!(out, "in {:.3} s", started.elapsed().as_secs_f64()))
+    };
     if !report.is_ok() {
         let files = report.files.iter().filter(|f| !f.is_ok()).count();
         bail!(
@@ -55,5 +59,5 @@ pub fn run(args: &VerifyArgs) -> Result<()> {
             args.tables.display()
         );
     }
-    Ok(())
+    Ok(written?)
 }

@@ -2,6 +2,7 @@
 //! exact posterior and the published approximate beliefs, and print P(wolf)
 //! per player side by side with the vote ranking, as a text table or JSON.
 
+use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
@@ -182,11 +183,12 @@ pub fn render_text(report: &Report) -> String {
     out
 }
 
-/// Run the command.
+/// Run the command, writing the report to `out`.
 ///
 /// # Errors
-/// An unreadable or invalid log, or a game too large to enumerate.
-pub fn run(args: &WerewolfArgs) -> Result<()> {
+/// An unreadable or invalid log, a game too large to enumerate, or `out`
+/// refusing the report.
+pub fn run(args: &WerewolfArgs, out: &mut impl Write) -> Result<()> {
     let text = std::fs::read_to_string(&args.log)
         .with_context(|| format!("cannot read {}", args.log.display()))?;
     let log: GameLog = serde_json::from_str(&text)
@@ -194,9 +196,9 @@ pub fn run(args: &WerewolfArgs) -> Result<()> {
     let report = report(&log, args.rule.into())
         .with_context(|| format!("cannot analyse {}", args.log.display()))?;
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&report)?);
+        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
-        print!("{}", render_text(&report));
+        out.write_all(render_text(&report).as_bytes())?;
     }
     Ok(())
 }

@@ -39,7 +39,7 @@ pub const GAME: GameBuild = GameBuild {
                 "Werewolf: exact P(wolf) per player and the vote ranking of a game log",
             )
         },
-        run: |m| cli::run(&parse(m)?),
+        run: |m, out| cli::run(&parse(m)?, &mut { out }),
     }],
 };
 

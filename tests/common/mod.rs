@@ -1,26 +1,200 @@
-//! Helpers shared by integration tests that need a whole built table set.
+//! The one table set that every integration test of a `cargo test` run
+//! reads, built once by the real `gametab build`.
+//!
+//! Several test binaries need a whole built set (verify, plots, notebook,
+//! the command line); each used to build its own, so a run built the same
+//! set four or five times. Now the first binary that asks builds it with the
+//! very `gametab` binary under test into
+//! `<target>/tmp/shared-tables/<key>/`, and every later binary (and every
+//! later run, until the code changes) reads it from there:
+//!
+//! - The key is the BLAKE2 digest of that `gametab` binary and of the build
+//!   arguments. The binary links every line of code that builds tables, so
+//!   any change to that code gives a new key and a fresh set; a relink of
+//!   unchanged code at worst builds the same set once more.
+//! - Builders and readers agree through a file lock (`<key>.lock`, flock):
+//!   a binary takes it exclusively to check for the set and build it if it is
+//!   missing, so concurrent test binaries (nextest, two `cargo test`s) wait
+//!   for one builder instead of racing; then it holds it shared for as long
+//!   as it runs. A set is deleted (when its key is stale) only by a process
+//!   that gets that set's lock exclusively, i.e. that nobody still reads.
+//! - The set is built in `<key>.building/` and renamed to `<key>/` when the
+//!   build has succeeded and its summary is saved, so a killed builder leaves
+//!   nothing a reader would take for a set; the next one starts again.
+//!
+//! The set is read-only: a test that changes files works on
+//! [`copy_of_tables`]. Beside the set lie the build's standard output
+//! (`build-summary.txt`) and the game cache it filled (`games.bin`), which
+//! lets end-to-end tests run further `gametab build`s without solving the
+//! Murder Plan again (cached games are certified again, never trusted).
 
+#![allow(dead_code)] // Each test binary uses its own part of this module.
+
+use std::fs::{self, File};
 use std::path::{Path, PathBuf};
+use std::process::Command;
 use std::sync::OnceLock;
 
-use gametab::pipeline::{build, BuildOptions};
+use gametab_lookup::io::blake2_hex;
 
-/// A complete table set (every game, the plots, the manifest) built once per
-/// test binary by the real pipeline, without the game cache.
+/// Arguments of the shared build after `--out DIR --cache FILE`.
+const BUILD_ARGS: &[&str] = &["build", "--quiet", "--threads", "2"];
+
+/// File name of the shared build's standard output, beside `tables/`.
+pub const SUMMARY_FILE: &str = "build-summary.txt";
+
+/// File name of the game cache the shared build filled, beside `tables/`.
+pub const CACHE_FILE: &str = "games.bin";
+
+/// A built set and what its build left beside it.
+pub struct SharedSet {
+    /// The directory holding `tables/`, the summary and the cache.
+    root: PathBuf,
+    /// Kept open, and locked shared, while this process runs.
+    _lock: File,
+}
+
+impl SharedSet {
+    /// The table directory (as `gametab build --out` wrote it).
+    pub fn tables(&self) -> PathBuf {
+        self.root.join("tables")
+    }
+
+    /// What `gametab build` printed on standard output.
+    pub fn summary(&self) -> String {
+        fs::read_to_string(self.root.join(SUMMARY_FILE)).expect("the build summary")
+    }
+
+    /// The game cache the build filled.
+    pub fn cache(&self) -> PathBuf {
+        self.root.join(CACHE_FILE)
+    }
+
+    /// The directory holding `tables/` (nothing else of the build's lies
+    /// in it but the summary and the cache).
+    pub fn root(&self) -> &Path {
+        &self.root
+    }
+}
+
+/// The shared set, built on first use (see the module documentation).
+pub fn shared_set() -> &'static SharedSet {
+    static SET: OnceLock<SharedSet> = OnceLock::new();
+    SET.get_or_init(open_or_build)
+}
+
+/// The shared set's table directory.
 pub fn built_tables() -> &'static Path {
-    static TABLES: OnceLock<(tempfile::TempDir, PathBuf)> = OnceLock::new();
-    let (_, tables) = TABLES.get_or_init(|| {
-        let dir = tempfile::tempdir().expect("a temporary directory");
-        let options = BuildOptions {
-            out: dir.path().join("tables"),
-            threads: 2,
-            progress: false,
-            lp: Default::default(),
-            cache: None,
+    static TABLES: OnceLock<PathBuf> = OnceLock::new();
+    TABLES.get_or_init(|| shared_set().tables())
+}
+
+/// A private copy of the shared set for a test that changes files: its
+/// temporary parent and the copied table directory (`<parent>/tables`).
+pub fn copy_of_tables() -> (tempfile::TempDir, PathBuf) {
+    let parent = tempfile::tempdir().expect("a temporary directory");
+    let tables = parent.path().join("tables");
+    copy_dir(built_tables(), &tables);
+    (parent, tables)
+}
+
+/// Copy `from` into a new directory `to`, subdirectories (the plots) too.
+pub fn copy_dir(from: &Path, to: &Path) {
+    fs::create_dir(to).unwrap();
+    for entry in fs::read_dir(from).unwrap() {
+        let entry = entry.unwrap();
+        let target = to.join(entry.file_name());
+        if entry.file_type().unwrap().is_dir() {
+            copy_dir(&entry.path(), &target);
+        } else {
+            fs::copy(entry.path(), target).unwrap();
+        }
+    }
+}
+
+/// The key of the set the binary under test builds.
+fn key() -> String {
+    let binary = fs::read(env!("CARGO_BIN_EXE_gametab")).expect("the gametab binary");
+    let mut keyed = binary;
+    keyed.extend_from_slice(BUILD_ARGS.join(" ").as_bytes());
+    blake2_hex(&keyed)[..24].to_string()
+}
+
+fn open_or_build() -> SharedSet {
+    let base = Path::new(env!("CARGO_TARGET_TMPDIR")).join("shared-tables");
+    fs::create_dir_all(&base).unwrap();
+    let key = key();
+    let root = base.join(&key);
+    loop {
+        let lock = File::create(base.join(format!("{key}.lock"))).unwrap();
+        lock.lock().unwrap();
+        if !root.join("tables").join("manifest.json").exists() {
+            build(&base.join(format!("{key}.building")), &root);
+        }
+        remove_stale_sets(&base, &key);
+        // Held shared from here on: no other process deletes this set
+        // while this one may still read it.
+        lock.unlock().unwrap();
+        lock.lock_shared().unwrap();
+        // Between the two a process with another key could have taken the
+        // lock exclusively and deleted the set; then build it again.
+        if root.join("tables").join("manifest.json").exists() {
+            return SharedSet { root, _lock: lock };
+        }
+    }
+}
+
+/// Build the set in `building` with `gametab build` and move it to `root`
+/// once it is complete.
+fn build(building: &Path, root: &Path) {
+    if building.exists() {
+        // A builder that was killed: nothing in it is trusted.
+        fs::remove_dir_all(building).unwrap();
+    }
+    fs::create_dir(building).unwrap();
+    let out = Command::new(env!("CARGO_BIN_EXE_gametab"))
+        .args(BUILD_ARGS)
+        .arg("--out")
+        .arg(building.join("tables"))
+        .arg("--cache")
+        .arg(building.join(CACHE_FILE))
+        .output()
+        .expect("gametab build starts");
+    assert!(
+        out.status.success(),
+        "the shared table set does not build: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    fs::write(building.join(SUMMARY_FILE), &out.stdout).unwrap();
+    if root.exists() {
+        // A set without its manifest: left by hand, never by a builder.
+        fs::remove_dir_all(root).unwrap();
+    }
+    fs::rename(building, root).unwrap();
+}
+
+/// Delete the sets of other keys (built by older binaries) that no running
+/// process holds; their lock files stay, empty, so a lock is never taken on
+/// a file that another process is about to replace.
+fn remove_stale_sets(base: &Path, key: &str) {
+    for entry in fs::read_dir(base).unwrap() {
+        let name = entry.unwrap().file_name().to_string_lossy().into_owned();
+        let Some(other) = name.strip_suffix(".lock") else {
+            continue;
         };
-        build(&options).expect("the tables build");
-        let tables = options.out;
-        (dir, tables)
-    });
-    tables
+        if other == key {
+            continue;
+        }
+        let Ok(lock) = File::open(base.join(&name)) else {
+            continue;
+        };
+        if lock.try_lock().is_ok() {
+            for dir in [other.to_string(), format!("{other}.building")] {
+                let path = base.join(dir);
+                if path.exists() {
+                    fs::remove_dir_all(&path).unwrap();
+                }
+            }
+        }
+    }
 }
