@@ -8,7 +8,8 @@ use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
 use serde_json::{json, Value};
 
-use gametab_games::murder_plan::{DaysLeft, Offset, Placement};
+use gametab_games::murder_plan::{DaysLeft, Offset, Placement, State};
+use gametab_lookup::murder_plan::MurderPlanTables;
 use gametab_lookup::Tables;
 
 use crate::murder_plan::cli::{parse_days, parse_offset, StateArgs};
@@ -33,9 +34,44 @@ pub enum Side {
     Protagonists,
 }
 
+impl Side {
+    /// The side's name in documents and URLs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Mastermind => "mastermind",
+            Side::Protagonists => "protagonists",
+        }
+    }
+}
+
 /// A query against the Murder Plan tables.
 #[derive(Debug, Subcommand)]
 pub enum Query {
+    /// Everything about one state: value, gap, both optimal strategies and
+    /// every legal move of each side with its value and loss, best first
+    /// (the document `GET /v1/murder-plan/state` answers).
+    State {
+        /// Turns left (0..=8; with 0, or in a won state, there is no turn to
+        /// play and the strategies and moves are empty).
+        #[arg(long, value_parser = parse_days)]
+        days: DaysLeft,
+        /// The state.
+        #[command(flatten)]
+        state: StateArgs,
+    },
+    /// Every legal action of one side with its value against the
+    /// opponent's optimal strategy and its loss, best first.
+    Moves {
+        /// Whose moves.
+        #[arg(long, value_enum)]
+        side: Side,
+        /// Turns left (1..=8).
+        #[arg(long, value_parser = parse_days)]
+        days: DaysLeft,
+        /// The state.
+        #[command(flatten)]
+        state: StateArgs,
+    },
     /// V_d(S), its certificate gap and reachability.
     Value {
         /// Turns left (0..=8).
@@ -94,6 +130,8 @@ pub enum Query {
         #[arg(long, value_parser = parse_offset, requires = "brain")]
         killer: Option<Offset>,
     },
+    /// Every stored win rate: each horizon's average and every start's.
+    WinRates,
 }
 
 fn action_json<C: Copy>(action: Placement<C>, label: impl Fn(C) -> &'static str) -> Value {
@@ -118,17 +156,108 @@ fn support_json<C: Copy>(
         .collect()
 }
 
-/// Run a lookup query and write its JSON answer to `out`.
+/// The state's fields as JSON, as the endpoints name them.
+pub fn state_json(state: State) -> Value {
+    json!({
+        "brain": [state.brain.first(), state.brain.second()],
+        "killer": [state.killer.first(), state.killer.second()],
+        "killer_intrigue": state.killer_intrigue,
+        "key_person_intrigue": state.key_person_intrigue,
+        "diagonal_left": state.limited.diagonal,
+        "intrigue2_left": state.limited.intrigue_plus_two,
+        "forbid_movement_left": state.limited.forbid_movement,
+    })
+}
+
+/// One side's moves as JSON, best first.
 ///
 /// # Errors
-/// Tables that do not load, a query they cannot answer, or `out` refusing
-/// the answer.
-pub fn run(args: LookupArgs, out: &mut impl Write) -> Result<()> {
-    let tables = Tables::open(&args.tables)
-        .with_context(|| format!("loading tables from {}", args.tables.display()))?;
-    let mp = tables.murder_plan()?;
-    let answer = match args.query {
-        Query::Value { days, state } => {
+/// As [`MurderPlanTables::mastermind_moves`].
+pub fn moves_json(
+    mp: &MurderPlanTables,
+    side: Side,
+    days: DaysLeft,
+    state: State,
+) -> Result<Value> {
+    Ok(match side {
+        Side::Mastermind => json!(mp
+            .mastermind_moves(days, state)?
+            .iter()
+            .map(|m| m.to_json(|c| c.label()))
+            .collect::<Vec<_>>()),
+        Side::Protagonists => json!(mp
+            .protagonist_moves(days, state)?
+            .iter()
+            .map(|m| m.to_json(|c| c.label()))
+            .collect::<Vec<_>>()),
+    })
+}
+
+/// The whole answer about one state: value, certificate gap, reachability,
+/// whether the mastermind has won, both optimal strategies and both sides'
+/// moves. The CLI's `lookup state` and the server's
+/// `GET /v1/murder-plan/state` both print this document.
+///
+/// # Errors
+/// Days left above 8 or a forbid-movement count above 3 (out of range).
+pub fn state_document(mp: &MurderPlanTables, days: DaysLeft, state: State) -> Result<Value> {
+    let state = state.clamped();
+    let value = mp.value(days, state)?;
+    let won = state.is_win();
+    let playable = !won && days.get() >= 1;
+    let (mastermind, protagonists, moves) = if playable {
+        (
+            support_json(mp.mastermind_strategy(days, state)?, |c| c.label()),
+            support_json(mp.protagonists_strategy(days, state)?, |c| c.label()),
+            json!({
+                "mastermind": moves_json(mp, Side::Mastermind, days, state)?,
+                "protagonists": moves_json(mp, Side::Protagonists, days, state)?,
+            }),
+        )
+    } else {
+        (
+            json!([]),
+            json!([]),
+            json!({"mastermind": [], "protagonists": []}),
+        )
+    };
+    Ok(json!({
+        "days_left": days,
+        "state": state_json(state),
+        "value": value,
+        "gap": mp.gap(days, state)?,
+        "reachable": mp.reachable(days, state)?,
+        "won": won,
+        "mastermind": mastermind,
+        "protagonists": protagonists,
+        "moves": moves,
+    }))
+}
+
+/// The JSON answer of a query: the one document both `gametab lookup` and
+/// the server's `/v1/murder-plan/...` endpoints print.
+///
+/// # Errors
+/// A query the tables cannot answer: days out of the table's range, a
+/// state already won (no strategy), `u` outside [0, 1).
+pub fn answer(mp: &MurderPlanTables, query: &Query) -> Result<Value> {
+    Ok(match *query {
+        Query::State { days, ref state } => state_document(mp, days, state.state()?)?,
+        Query::Moves {
+            side,
+            days,
+            ref state,
+        } => {
+            let s = state.state()?;
+            json!({
+                "days_left": days,
+                "side": side.name(),
+                "value": mp.value(days, s)?,
+                "gap": mp.gap(days, s)?,
+                "moves": moves_json(mp, side, days, s)?,
+            })
+        }
+        Query::Value { days, ref state } => {
             let s = state.state()?;
             json!({
                 "days_left": days,
@@ -138,7 +267,11 @@ pub fn run(args: LookupArgs, out: &mut impl Write) -> Result<()> {
                 "mastermind_won": s.is_win(),
             })
         }
-        Query::Strategy { side, days, state } => {
+        Query::Strategy {
+            side,
+            days,
+            ref state,
+        } => {
             let s = state.state()?;
             let support = match side {
                 Side::Mastermind => support_json(mp.mastermind_strategy(days, s)?, |c| c.label()),
@@ -152,7 +285,7 @@ pub fn run(args: LookupArgs, out: &mut impl Write) -> Result<()> {
             side,
             days,
             u,
-            state,
+            ref state,
         } => {
             let s = state.state()?;
             let action = match side {
@@ -163,7 +296,7 @@ pub fn run(args: LookupArgs, out: &mut impl Write) -> Result<()> {
             };
             json!({ "days_left": days, "u": u, "action": action })
         }
-        Query::Brain { days, state } => {
+        Query::Brain { days, ref state } => {
             let (target, value) = mp.brain_choice(days, state.state()?)?;
             json!({ "days_left": days, "target": target.label(), "value": value })
         }
@@ -179,7 +312,45 @@ pub fn run(args: LookupArgs, out: &mut impl Write) -> Result<()> {
                 "value": mp.win_rate(horizon, start)?,
             })
         }
-    };
+        Query::WinRates => win_rates_document(mp)?,
+    })
+}
+
+/// Every stored win rate: per horizon, the average over the 16 starts and
+/// each start's.
+///
+/// # Errors
+/// Never for loaded tables (every horizon 1..=8 is stored).
+pub fn win_rates_document(mp: &MurderPlanTables) -> Result<Value> {
+    let mut horizons = Vec::new();
+    for d in 1..=8u8 {
+        let horizon = DaysLeft::new(d);
+        let mut starts = Vec::new();
+        for start in State::starts() {
+            starts.push(json!({
+                "brain": [start.brain.first(), start.brain.second()],
+                "killer": [start.killer.first(), start.killer.second()],
+                "value": mp.win_rate(horizon, Some((start.brain, start.killer)))?,
+            }));
+        }
+        horizons.push(json!({
+            "horizon": horizon,
+            "average": mp.win_rate(horizon, None)?,
+            "starts": starts,
+        }));
+    }
+    Ok(json!({ "win_rates": horizons }))
+}
+
+/// Run a lookup query and write its JSON answer to `out`.
+///
+/// # Errors
+/// Tables that do not load, a query they cannot answer, or `out` refusing
+/// the answer.
+pub fn run(args: LookupArgs, out: &mut impl Write) -> Result<()> {
+    let tables = Tables::open(&args.tables)
+        .with_context(|| format!("loading tables from {}", args.tables.display()))?;
+    let answer = answer(tables.murder_plan()?, &args.query)?;
     writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
     Ok(())
 }
