@@ -37,5 +37,6 @@ pub mod plots;
 pub mod publish;
 pub mod published;
 pub mod registry;
+pub mod serve;
 pub mod verify;
 pub mod werewolf;

@@ -1,5 +1,5 @@
 //! The `gametab` command line: thin glue from validated arguments to the
-//! library. `build` and `verify` are the pipeline's own commands; every
+//! library. `build`, `verify` and `serve` are the pipeline's own commands; every
 //! other subcommand belongs to a game and comes from the game registry
 //! ([`gametab::registry::BUILDS`]), its arguments defined beside the game.
 //! `main` prints the error chain once and returns a non-zero exit code on
@@ -42,6 +42,8 @@ enum Command {
     Build(BuildArgs),
     /// Check a built table directory: manifest, digests, certificates, recomputed rows.
     Verify(gametab::verify::cli::VerifyArgs),
+    /// Serve the tables over HTTP (JSON), reloading when a new set is published.
+    Serve(gametab::serve::ServeArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -127,6 +129,7 @@ fn run(out: &mut dyn Write) -> Result<()> {
     match Cli::from_arg_matches(&matches)?.command {
         Command::Build(args) => run_build(args, &mut { out }),
         Command::Verify(args) => gametab::verify::cli::run(&args, &mut { out }),
+        Command::Serve(args) => gametab::serve::run(args, &mut { out }),
     }
 }
 

@@ -29,7 +29,7 @@ pub struct Args {
 
 /// One card's line of the JSON notebook.
 #[derive(Debug, Serialize)]
-struct CardLine {
+pub struct CardLine {
     card: String,
     category: &'static str,
     envelope: f64,
@@ -37,8 +37,9 @@ struct CardLine {
 }
 
 /// The JSON notebook. Counts are decimal strings: they can exceed 2^53.
+/// `gametab cluedo --json` and `POST /v1/cluedo/notebook` both print it.
 #[derive(Debug, Serialize)]
-struct JsonNotebook {
+pub struct JsonNotebook {
     model: &'static str,
     players: Vec<String>,
     deals: String,
@@ -72,7 +73,8 @@ fn seats(notebook: &Notebook) -> impl Iterator<Item = Seat> + '_ {
     notebook.rules().seats()
 }
 
-fn json(log: &GameLog, notebook: &Notebook) -> JsonNotebook {
+/// The JSON notebook of an analysed log.
+pub fn json(log: &GameLog, notebook: &Notebook) -> JsonNotebook {
     let deck = notebook.rules().deck();
     JsonNotebook {
         model: notebook.model().name(),

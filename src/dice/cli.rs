@@ -82,6 +82,21 @@ impl DiceArgs {
     }
 }
 
+/// The `--json` document of a situation: the situation, my matching dice,
+/// the odds, the bidder's posterior mean and the advice. `gametab dice
+/// --json` and `GET /v1/dice/bid` both print it.
+pub fn document(players: u32, situation: &Situation) -> serde_json::Value {
+    let advice = published_rule(situation);
+    json!({
+        "players": players,
+        "situation": situation,
+        "my_matching": situation.standing_question().my_matching,
+        "odds": advice.standing,
+        "posterior_mean": advice.standing.posterior.mean(),
+        "advice": advice,
+    })
+}
+
 /// Run `gametab dice`, writing the odds and advice to `out`.
 ///
 /// # Errors
@@ -89,18 +104,11 @@ impl DiceArgs {
 /// answer.
 pub fn run(args: DiceArgs, out: &mut impl Write) -> Result<()> {
     let situation = args.situation().context("invalid Liar's Dice situation")?;
-    let advice = published_rule(&situation);
     if args.json {
-        let report = json!({
-            "players": args.players,
-            "situation": situation,
-            "my_matching": situation.standing_question().my_matching,
-            "odds": advice.standing,
-            "posterior_mean": advice.standing.posterior.mean(),
-            "advice": advice,
-        });
+        let report = document(args.players, &situation);
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
     } else {
+        let advice = published_rule(&situation);
         out.write_all(describe(args.players, &situation, &advice).as_bytes())?;
     }
     Ok(())

@@ -1,0 +1,516 @@
+//! The endpoints. Each turns its parameters into the same query value the
+//! CLI builds from its flags and prints the same document
+//! ([`lookup_cli::answer`], [`dice::cli::document`], [`cluedo::cli::json`],
+//! [`werewolf::cli::report`]): one serialisation for both.
+//!
+//! Table answers carry the set's ETag and `Cache-Control: no-cache` (a
+//! client may keep them and revalidate; `If-None-Match` gives 304 until the
+//! set changes). Engine answers (the POSTs) are computed on a blocking
+//! thread and not cached. Every answer, errors included, names the set in
+//! `X-Gametab-Version` and `X-Gametab-Digest`.
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{RawQuery, State};
+use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+use serde_json::json;
+
+use gametab_games::cluedo::{analyse, GameLog as CluedoLog, Model};
+use gametab_games::dice::{Bid, Hand};
+use gametab_games::murder_plan::model::{KEY_PERSON_INTRIGUE_CAP, KILLER_INTRIGUE_CAP};
+use gametab_games::murder_plan::DaysLeft;
+use gametab_games::werewolf::{GameLog as WerewolfLog, ScoringRule};
+
+use super::params::{ApiError, Params};
+use super::set::LoadedSet;
+use super::App;
+use crate::murder_plan::cli::StateArgs;
+use crate::murder_plan::lookup_cli::{self, Query, Side};
+use crate::{cluedo, dice, werewolf};
+
+/// Most events (suggestions, accusations and facts) a Cluedo log may hold.
+pub const MAX_CLUEDO_EVENTS: usize = 10_000;
+
+/// The parameters of a Murder Plan state, with the start state's defaults
+/// for everything but the positions.
+const STATE_PARAMS: [&str; 7] = [
+    "brain",
+    "killer",
+    "killer_intrigue",
+    "key_person_intrigue",
+    "diagonal_left",
+    "intrigue2_left",
+    "forbid_movement_left",
+];
+
+fn with_state_params(extra: &[&'static str]) -> Vec<&'static str> {
+    extra.iter().chain(STATE_PARAMS.iter()).copied().collect()
+}
+
+fn state_args(params: &Params) -> Result<StateArgs, ApiError> {
+    let small = |name: &str, default: u32, max: u8| {
+        params
+            .integer(name, default, 0..=u32::from(max))
+            .map(|v| v as u8)
+    };
+    Ok(StateArgs {
+        brain: params.offset("brain")?,
+        killer: params.offset("killer")?,
+        killer_intrigue: small("killer_intrigue", 0, KILLER_INTRIGUE_CAP)?,
+        key_person_intrigue: small("key_person_intrigue", 0, KEY_PERSON_INTRIGUE_CAP)?,
+        no_diagonal: !params.boolean("diagonal_left", true)?,
+        no_intrigue2: !params.boolean("intrigue2_left", true)?,
+        forbid_movement_left: small("forbid_movement_left", 3, 3)?,
+    })
+}
+
+fn side(params: &Params) -> Result<Side, ApiError> {
+    match params.required("side")? {
+        "mastermind" => Ok(Side::Mastermind),
+        "protagonists" => Ok(Side::Protagonists),
+        other => Err(ApiError::bad(
+            "side",
+            format!("side: '{other}' is neither mastermind nor protagonists"),
+        )),
+    }
+}
+
+/// Name the query parameter behind an engine's or a table's range error.
+fn parameter_of(what: &str) -> &str {
+    match what {
+        "days_left" => "days",
+        "bid count" | "bid" | "face" | "face class" => "bid",
+        "my dice" => "mine",
+        "bidder's dice" => "bidder_dice",
+        "total dice" => "total_dice",
+        other => other,
+    }
+}
+
+/// The error answer of a failed query: a range error is a 400 naming the
+/// parameter, a key outside the tables a 404, a contradiction in the input
+/// a 422.
+fn query_error(error: &anyhow::Error) -> ApiError {
+    let message = format!("{error:#}");
+    for cause in error.chain() {
+        if let Some(e) = cause.downcast_ref::<gametab_lookup::Error>() {
+            return match e {
+                gametab_lookup::Error::OutOfRange { what, .. } => {
+                    ApiError::bad(parameter_of(what), message)
+                }
+                gametab_lookup::Error::NotInTable { .. } => {
+                    ApiError::status(StatusCode::NOT_FOUND, message)
+                }
+                _ => ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, message),
+            };
+        }
+        if let Some(e) = cause.downcast_ref::<gametab_games::Error>() {
+            return match e {
+                gametab_games::Error::OutOfRange { what, .. } => {
+                    ApiError::bad(parameter_of(what), message)
+                }
+                gametab_games::Error::Inconsistent(_) => {
+                    ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, message)
+                }
+            };
+        }
+    }
+    ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, message)
+}
+
+/// Name the answering set on a response.
+pub fn identify(response: &mut Response, set: &LoadedSet) {
+    let headers = response.headers_mut();
+    for (name, value) in [
+        ("x-gametab-version", &set.version),
+        ("x-gametab-digest", &set.digest),
+    ] {
+        if let Ok(value) = HeaderValue::from_str(value) {
+            headers.insert(name, value);
+        }
+    }
+}
+
+fn json_response(status: StatusCode, body: Vec<u8>, content_type: &'static str) -> Response {
+    let mut response = (status, body).into_response();
+    response
+        .headers_mut()
+        .insert(header::CONTENT_TYPE, HeaderValue::from_static(content_type));
+    response
+}
+
+/// A table answer: 304 when the client holds this set's answer, else the
+/// document, with the set's ETag.
+fn table_answer(
+    set: &LoadedSet,
+    headers: &HeaderMap,
+    document: impl FnOnce() -> Result<Vec<u8>, ApiError>,
+) -> Response {
+    let fresh = headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .any(|tag| {
+            let tag = tag.trim();
+            tag == "*" || tag == set.etag || tag.strip_prefix("W/") == Some(set.etag.as_str())
+        });
+    let mut response = if fresh {
+        StatusCode::NOT_MODIFIED.into_response()
+    } else {
+        match document() {
+            Ok(body) => json_response(StatusCode::OK, body, "application/json"),
+            Err(e) => e.into_response(),
+        }
+    };
+    if response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED {
+        let h = response.headers_mut();
+        if let Ok(etag) = HeaderValue::from_str(&set.etag) {
+            h.insert(header::ETAG, etag);
+        }
+        h.insert(header::CACHE_CONTROL, HeaderValue::from_static("no-cache"));
+    }
+    identify(&mut response, set);
+    response
+}
+
+fn to_json(value: &impl Serialize) -> Result<Vec<u8>, ApiError> {
+    serde_json::to_vec(value)
+        .map_err(|e| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, format!("encoding: {e}")))
+}
+
+/// A Murder Plan query answered from the set.
+fn murder_plan(set: &LoadedSet, headers: &HeaderMap, query: Result<Query, ApiError>) -> Response {
+    table_answer(set, headers, || {
+        let query = query?;
+        let mp = set
+            .tables
+            .murder_plan()
+            .map_err(|e| query_error(&e.into()))?;
+        to_json(&lookup_cli::answer(mp, &query).map_err(|e| query_error(&e))?)
+    })
+}
+
+/// `GET /health`
+pub async fn health(State(app): State<Arc<App>>) -> Response {
+    let set = app.current.get();
+    let body = json!({
+        "status": "ok",
+        "generator_version": set.version,
+        "digest": set.digest,
+        "tables": app.tables_dir,
+    });
+    let mut response = json_response(
+        StatusCode::OK,
+        body.to_string().into_bytes(),
+        "application/json",
+    );
+    identify(&mut response, &set);
+    response
+}
+
+/// `GET /v1/manifest`
+pub async fn manifest(
+    State(app): State<Arc<App>>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let set = app.current.get();
+    table_answer(&set, &headers, || {
+        Params::parse(q.as_deref(), &[])?;
+        Ok(set.manifest.to_vec())
+    })
+}
+
+/// `GET /v1/murder-plan/state`
+pub async fn mp_state(
+    State(app): State<Arc<App>>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let query = (|| {
+        let params = Params::parse(q.as_deref(), &with_state_params(&["days"]))?;
+        Ok(Query::State {
+            days: params.days("days", 0..=8)?,
+            state: state_args(&params)?,
+        })
+    })();
+    murder_plan(&app.current.get(), &headers, query)
+}
+
+/// `GET /v1/murder-plan/moves`
+pub async fn mp_moves(
+    State(app): State<Arc<App>>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let query = (|| {
+        let params = Params::parse(q.as_deref(), &with_state_params(&["side", "days"]))?;
+        Ok(Query::Moves {
+            side: side(&params)?,
+            days: params.days("days", 1..=8)?,
+            state: state_args(&params)?,
+        })
+    })();
+    murder_plan(&app.current.get(), &headers, query)
+}
+
+/// `GET /v1/murder-plan/sample`
+pub async fn mp_sample(
+    State(app): State<Arc<App>>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let query = (|| {
+        let params = Params::parse(q.as_deref(), &with_state_params(&["side", "days", "u"]))?;
+        let u = params.parsed("u", 0.0, |text| {
+            let u: f64 = text
+                .trim()
+                .parse()
+                .map_err(|_| format!("'{text}' is not a number"))?;
+            if (0.0..1.0).contains(&u) {
+                Ok(u)
+            } else {
+                Err(format!("{u} is outside [0, 1)"))
+            }
+        })?;
+        params.required("u")?;
+        Ok(Query::Sample {
+            side: side(&params)?,
+            days: params.days("days", 1..=8)?,
+            u,
+            state: state_args(&params)?,
+        })
+    })();
+    murder_plan(&app.current.get(), &headers, query)
+}
+
+/// `GET /v1/murder-plan/win-rates`: every stored win rate.
+pub async fn mp_win_rates(
+    State(app): State<Arc<App>>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let query = Params::parse(q.as_deref(), &[]).map(|_| Query::WinRates);
+    murder_plan(&app.current.get(), &headers, query)
+}
+
+/// `GET /v1/murder-plan/win-rate`: one horizon, from one start or on average.
+pub async fn mp_win_rate(
+    State(app): State<Arc<App>>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let query = (|| {
+        let params = Params::parse(q.as_deref(), &["horizon", "brain", "killer"])?;
+        let horizon: DaysLeft = params.days("horizon", 1..=8)?;
+        let start = match (params.get("brain"), params.get("killer")) {
+            (None, None) => None,
+            _ => Some((params.offset("brain")?, params.offset("killer")?)),
+        };
+        Ok(Query::WinRate {
+            horizon,
+            brain: start.map(|s| s.0),
+            killer: start.map(|s| s.1),
+        })
+    })();
+    murder_plan(&app.current.get(), &headers, query)
+}
+
+/// `GET /v1/dice/bid`
+pub async fn dice_bid(
+    State(app): State<Arc<App>>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let set = app.current.get();
+    table_answer(&set, &headers, || {
+        let params = Params::parse(
+            q.as_deref(),
+            &[
+                "players",
+                "bid",
+                "mine",
+                "rel",
+                "wild",
+                "total_dice",
+                "bidder_dice",
+            ],
+        )?;
+        let max = gametab_games::dice::MAX_TOTAL_DICE;
+        let players = params
+            .required("players")
+            .and(params.integer("players", 0, 2..=max))?;
+        let bid: Bid = params
+            .required("bid")?
+            .parse()
+            .map_err(|e: gametab_games::Error| ApiError::bad("bid", format!("bid: {e}")))?;
+        let mine: Hand = params
+            .required("mine")?
+            .parse()
+            .map_err(|e: gametab_games::Error| ApiError::bad("mine", format!("mine: {e}")))?;
+        let args = dice::cli::DiceArgs {
+            players,
+            bid,
+            mine,
+            rel: dice::cli::parse_reliability(params.get("rel").unwrap_or("2"))
+                .map_err(|e| ApiError::bad("rel", format!("rel: {e}")))?,
+            wild: params.boolean("wild", false)?,
+            total_dice: params
+                .get("total_dice")
+                .map(|_| params.integer("total_dice", 0, 2..=max))
+                .transpose()?,
+            bidder_dice: params.integer("bidder_dice", dice::cli::DICE_PER_PLAYER, 1..=max)?,
+            json: true,
+        };
+        let situation = args.situation().map_err(|e| {
+            let mut error = query_error(&e);
+            // Without total_dice, the total comes from the players.
+            if error.parameter.as_deref() == Some("total_dice") && args.total_dice.is_none() {
+                error.parameter = Some("players".into());
+            }
+            error
+        })?;
+        to_json(&dice::cli::document(args.players, &situation))
+    })
+}
+
+/// The body of a POST, or the error answer of a body over the limit or
+/// unreadable.
+fn body_of(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+    body.map_err(|rejection| {
+        let status = rejection.status();
+        let error = if status == StatusCode::PAYLOAD_TOO_LARGE {
+            "the body is over the server's limit (--max-body)".to_string()
+        } else {
+            rejection.body_text()
+        };
+        ApiError {
+            status,
+            error,
+            parameter: Some("body".into()),
+        }
+    })
+}
+
+/// Run an engine on a blocking thread and answer its document (not cached).
+async fn engine_answer(
+    set: Arc<LoadedSet>,
+    work: impl FnOnce() -> Result<Vec<u8>, ApiError> + Send + 'static,
+) -> Response {
+    let result = tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
+        Err(ApiError::status(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            format!("the engine failed: {e}"),
+        ))
+    });
+    let mut response = match result {
+        Ok(body) => {
+            let mut r = json_response(StatusCode::OK, body, "application/json");
+            r.headers_mut()
+                .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            r
+        }
+        Err(e) => e.into_response(),
+    };
+    identify(&mut response, &set);
+    response
+}
+
+fn json_body(body: &[u8]) -> Result<&str, ApiError> {
+    let text = std::str::from_utf8(body)
+        .map_err(|_| ApiError::bad("body", "the body is not UTF-8 text"))?;
+    serde_json::from_str::<serde::de::IgnoredAny>(text)
+        .map_err(|e| ApiError::bad("body", format!("the body is not JSON: {e}")))?;
+    Ok(text)
+}
+
+/// `POST /v1/cluedo/notebook`
+pub async fn cluedo_notebook(
+    State(app): State<Arc<App>>,
+    RawQuery(q): RawQuery,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let set = app.current.get();
+    let prepared = (|| {
+        let params = Params::parse(q.as_deref(), &["model"])?;
+        let model = params.parsed("model", Model::EqualDeals, |t| {
+            Model::parse(t).map_err(|e| e.to_string())
+        })?;
+        Ok((model, body_of(body)?))
+    })();
+    engine_answer(Arc::clone(&set), move || {
+        let (model, body) = prepared?;
+        let text = json_body(&body)?;
+        let unprocessable = |e: String| ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, e);
+        let log =
+            CluedoLog::from_json(text).map_err(|e| unprocessable(format!("invalid log: {e}")))?;
+        let events = log.suggestions.len() + log.accusations.len() + log.facts.len();
+        if events > MAX_CLUEDO_EVENTS {
+            return Err(unprocessable(format!(
+                "the log has {events} events; the server takes at most {MAX_CLUEDO_EVENTS}"
+            )));
+        }
+        let knowledge = log
+            .knowledge()
+            .map_err(|e| unprocessable(format!("invalid log: {e}")))?;
+        let notebook = analyse(&knowledge, model).map_err(|e| unprocessable(format!("{e}")))?;
+        to_json(&cluedo::cli::json(&log, &notebook))
+    })
+    .await
+}
+
+/// `POST /v1/werewolf/posterior`
+pub async fn werewolf_posterior(
+    State(app): State<Arc<App>>,
+    RawQuery(q): RawQuery,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let set = app.current.get();
+    let prepared = (|| {
+        let params = Params::parse(q.as_deref(), &["rule"])?;
+        let rule = params.parsed("rule", ScoringRule::Published, |t| match t {
+            "published" => Ok(ScoringRule::Published),
+            "probability" => Ok(ScoringRule::Probability),
+            "information" => Ok(ScoringRule::Information),
+            other => Err(format!(
+                "'{other}' is not one of published, probability, information"
+            )),
+        })?;
+        Ok((rule, body_of(body)?))
+    })();
+    engine_answer(Arc::clone(&set), move || {
+        let (rule, body) = prepared?;
+        let text = json_body(&body)?;
+        let log: WerewolfLog = serde_json::from_str(text).map_err(|e| {
+            ApiError::status(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("invalid log: {e}"),
+            )
+        })?;
+        // Everything wrong with a log that parsed is in the log: 422.
+        let report = werewolf::cli::report(&log, rule)
+            .map_err(|e| ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, format!("{e:#}")))?;
+        to_json(&report)
+    })
+    .await
+}
+
+/// `GET /`: the explorer page.
+pub async fn explorer() -> Response {
+    let mut response = include_str!("explorer.html").into_response();
+    response.headers_mut().insert(
+        header::CONTENT_TYPE,
+        HeaderValue::from_static("text/html; charset=utf-8"),
+    );
+    response
+}
+
+/// Any path no endpoint serves.
+pub async fn not_found() -> Response {
+    ApiError::status(StatusCode::NOT_FOUND, "no such endpoint (see the README)").into_response()
+}

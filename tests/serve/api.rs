@@ -1,0 +1,547 @@
+//! The endpoints: the CLI's documents, identity headers, ETags, CORS, and
+//! every kind of bad input.
+
+use std::io::{Read, Write};
+use std::net::TcpStream;
+
+use gametab_lookup::io::blake2_hex;
+use serde_json::Value;
+
+use super::common;
+use super::harness::{agent, cli_json, examples, get, get_with, post, send, Server};
+
+fn tables_arg() -> String {
+    common::built_tables().display().to_string()
+}
+
+#[test]
+fn every_endpoint_answers_the_cli_document_and_names_its_set() {
+    let server = Server::start(common::built_tables(), &[]);
+    let agent = agent();
+    let manifest = std::fs::read(common::built_tables().join("manifest.json")).unwrap();
+    let digest = blake2_hex(&manifest);
+    let tables = tables_arg();
+    let state = ["--days", "8", "--brain", "0,1", "--killer", "1,0"];
+    let lookup = |query: &[&str]| {
+        let mut args = vec!["lookup", "--tables", &tables];
+        args.extend_from_slice(query);
+        cli_json(&args)
+    };
+    let cases: Vec<(String, Value)> = vec![
+        (
+            "/v1/murder-plan/state?days=8&brain=0,1&killer=1,0".into(),
+            lookup(&[&["state"][..], &state].concat()),
+        ),
+        (
+            "/v1/murder-plan/state?days=3&brain=1,1&killer=0,0&killer_intrigue=2&key_person_intrigue=1\
+             &diagonal_left=false&intrigue2_left=true&forbid_movement_left=1"
+                .into(),
+            lookup(&[
+                "state", "--days", "3", "--brain", "1,1", "--killer", "0,0",
+                "--killer-intrigue", "2", "--key-person-intrigue", "1", "--no-diagonal",
+                "--forbid-movement-left", "1",
+            ]),
+        ),
+        (
+            "/v1/murder-plan/moves?side=protagonists&days=8&brain=0,1&killer=1,0".into(),
+            lookup(&[&["moves", "--side", "protagonists"][..], &state].concat()),
+        ),
+        (
+            "/v1/murder-plan/sample?side=mastermind&u=0.42&days=8&brain=0,1&killer=1,0".into(),
+            lookup(&[&["sample", "--side", "mastermind", "--u", "0.42"][..], &state].concat()),
+        ),
+        (
+            "/v1/murder-plan/win-rate?horizon=4&brain=0,0&killer=0,0".into(),
+            lookup(&["win-rate", "--horizon", "4", "--brain", "0,0", "--killer", "0,0"]),
+        ),
+        ("/v1/murder-plan/win-rates".into(), lookup(&["win-rates"])),
+        (
+            "/v1/dice/bid?players=4&bid=5x5&mine=1,5,5,2,3&rel=2&wild=false".into(),
+            cli_json(&[
+                "dice", "--players", "4", "--bid", "5x5", "--mine", "1,5,5,2,3", "--rel", "2",
+                "--json",
+            ]),
+        ),
+    ];
+    for (path, expected) in &cases {
+        let answer = get(&agent, &format!("{}{path}", server.url));
+        assert_eq!(answer.status, 200, "{path}: {}", answer.body);
+        assert_eq!(&answer.json(), expected, "{path}");
+        assert_eq!(
+            answer.header("x-gametab-digest"),
+            Some(digest.as_str()),
+            "{path}"
+        );
+        assert!(answer
+            .header("x-gametab-version")
+            .unwrap()
+            .starts_with("gametab "));
+        assert_eq!(answer.header("content-type"), Some("application/json"));
+        let etag = answer.header("etag").expect("an ETag").to_string();
+        let again = get_with(
+            &agent,
+            &format!("{}{path}", server.url),
+            &[("if-none-match", &etag)],
+        );
+        assert_eq!(again.status, 304, "{path}: revalidation");
+        assert!(again.body.is_empty());
+    }
+    // The published 8-day win rate from x = (0,1), y = (1,0) is what the
+    // state endpoint reports as the value.
+    let state = get(&agent, &format!("{}{}", server.url, cases[0].0)).json();
+    let rates = &cases[5].1["win_rates"][7];
+    let start = rates["starts"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| {
+            s["brain"] == serde_json::json!([0, 1]) && s["killer"] == serde_json::json!([1, 0])
+        })
+        .unwrap();
+    assert_eq!(state["value"], start["value"]);
+    assert!(
+        state["moves"]["mastermind"][0]["loss"]
+            .as_f64()
+            .unwrap()
+            .abs()
+            < 1e-9
+    );
+
+    // The engines, POSTed the example logs.
+    let examples = examples();
+    let cluedo = std::fs::read(examples.join("cluedo-game.json")).unwrap();
+    let answer = post(
+        &agent,
+        &format!("{}/v1/cluedo/notebook?model=uniform-responder", server.url),
+        &cluedo,
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let log = examples.join("cluedo-game.json").display().to_string();
+    assert_eq!(
+        answer.json(),
+        cli_json(&[
+            "cluedo",
+            "--log",
+            &log,
+            "--json",
+            "--model",
+            "uniform-responder"
+        ])
+    );
+    assert_eq!(answer.header("x-gametab-digest"), Some(digest.as_str()));
+    let werewolf = std::fs::read(examples.join("werewolf-demo.json")).unwrap();
+    let answer = post(
+        &agent,
+        &format!("{}/v1/werewolf/posterior", server.url),
+        &werewolf,
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let log = examples.join("werewolf-demo.json").display().to_string();
+    assert_eq!(
+        answer.json(),
+        cli_json(&["werewolf", "--log", &log, "--json"])
+    );
+
+    // Health, the manifest as built, and the explorer page.
+    let health = get(&agent, &format!("{}/health", server.url)).json();
+    assert_eq!(health["status"], "ok");
+    assert_eq!(health["digest"], digest.as_str());
+    let answer = get(&agent, &format!("{}/v1/manifest", server.url));
+    assert_eq!(answer.body.as_bytes(), manifest.as_slice());
+    let page = get(&agent, &format!("{}/", server.url));
+    assert_eq!(page.status, 200);
+    assert!(page
+        .header("content-type")
+        .unwrap()
+        .starts_with("text/html"));
+    assert!(page.body.contains("/v1/murder-plan/state"));
+}
+
+/// Send `method path` (with `body`) and check the status and the JSON
+/// error's parameter.
+fn expect_error(
+    agent: &ureq::Agent,
+    server: &Server,
+    method: &str,
+    path: &str,
+    body: Option<&[u8]>,
+    status: u16,
+    parameter: Option<&str>,
+) {
+    let url = format!("{}{path}", server.url);
+    let answer = match body {
+        Some(body) => post(agent, &url, body),
+        None => send(agent, method, &url),
+    };
+    assert_eq!(answer.status, status, "{method} {path}: {}", answer.body);
+    let json = answer.json();
+    assert!(
+        json["error"].as_str().is_some_and(|e| !e.is_empty()),
+        "{path}"
+    );
+    assert_eq!(
+        json["parameter"].as_str(),
+        parameter,
+        "{method} {path}: {json}"
+    );
+    assert!(
+        answer.header("x-gametab-digest").is_some(),
+        "{path}: no digest"
+    );
+}
+
+#[test]
+fn bad_input_gets_the_right_status_and_names_the_parameter() {
+    let mut server = Server::start(common::built_tables(), &[]);
+    let agent = agent();
+    let state = "brain=0,1&killer=1,0";
+    let gets: Vec<(String, u16, Option<&str>)> = vec![
+        (
+            format!("/v1/murder-plan/state?days=9&{state}"),
+            400,
+            Some("days"),
+        ),
+        (
+            format!("/v1/murder-plan/state?days=-1&{state}"),
+            400,
+            Some("days"),
+        ),
+        (
+            format!("/v1/murder-plan/state?days=3.5&{state}"),
+            400,
+            Some("days"),
+        ),
+        (format!("/v1/murder-plan/state?{state}"), 400, Some("days")),
+        (
+            "/v1/murder-plan/state?days=3&brain=2,0&killer=1,0".into(),
+            400,
+            Some("brain"),
+        ),
+        (
+            "/v1/murder-plan/state?days=3&brain=0,1".into(),
+            400,
+            Some("killer"),
+        ),
+        (
+            "/v1/murder-plan/state?days=3&brain=0,1,1&killer=0,0".into(),
+            400,
+            Some("brain"),
+        ),
+        (
+            format!("/v1/murder-plan/state?days=3&{state}&killer_intrigue=5"),
+            400,
+            Some("killer_intrigue"),
+        ),
+        (
+            format!("/v1/murder-plan/state?days=3&{state}&diagonal_left=maybe"),
+            400,
+            Some("diagonal_left"),
+        ),
+        (
+            format!("/v1/murder-plan/state?days=3&{state}&colour=red"),
+            400,
+            Some("colour"),
+        ),
+        (
+            format!("/v1/murder-plan/state?days=3&days=4&{state}"),
+            400,
+            Some("days"),
+        ),
+        (
+            format!("/v1/murder-plan/moves?side=referee&days=3&{state}"),
+            400,
+            Some("side"),
+        ),
+        (
+            format!("/v1/murder-plan/moves?side=mastermind&days=0&{state}"),
+            400,
+            Some("days"),
+        ),
+        (
+            format!("/v1/murder-plan/sample?side=mastermind&days=3&{state}&u=1"),
+            400,
+            Some("u"),
+        ),
+        (
+            format!("/v1/murder-plan/sample?side=mastermind&days=3&{state}&u=NaN"),
+            400,
+            Some("u"),
+        ),
+        (
+            format!("/v1/murder-plan/sample?side=mastermind&days=3&{state}"),
+            400,
+            Some("u"),
+        ),
+        // A state the mastermind has already won has no moves: not in the table.
+        (
+            format!("/v1/murder-plan/moves?side=mastermind&days=3&{state}&killer_intrigue=4"),
+            404,
+            None,
+        ),
+        (
+            "/v1/murder-plan/win-rate?horizon=0".into(),
+            400,
+            Some("horizon"),
+        ),
+        (
+            "/v1/murder-plan/win-rate?horizon=3&brain=0,1".into(),
+            400,
+            Some("killer"),
+        ),
+        (
+            "/v1/murder-plan/win-rates?horizon=3".into(),
+            400,
+            Some("horizon"),
+        ),
+        (
+            "/v1/dice/bid?players=4&bid=5x7&mine=1,5".into(),
+            400,
+            Some("bid"),
+        ),
+        (
+            "/v1/dice/bid?players=4&bid=five&mine=1,5".into(),
+            400,
+            Some("bid"),
+        ),
+        (
+            "/v1/dice/bid?players=4&bid=5x5&mine=1,9".into(),
+            400,
+            Some("mine"),
+        ),
+        (
+            "/v1/dice/bid?players=11&bid=5x5&mine=1,5,5,2,3".into(),
+            400,
+            Some("players"),
+        ),
+        (
+            "/v1/dice/bid?players=1&bid=5x5&mine=1".into(),
+            400,
+            Some("players"),
+        ),
+        (
+            "/v1/dice/bid?players=4&bid=5x5&mine=1,5,5,2,3&rel=-1".into(),
+            400,
+            Some("rel"),
+        ),
+        (
+            "/v1/dice/bid?bid=5x5&mine=1,5,5,2,3".into(),
+            400,
+            Some("players"),
+        ),
+        ("/v1/manifest?x=1".into(), 400, Some("x")),
+        ("/v1/nothing-here".into(), 404, None),
+        ("/v2/murder-plan/state".into(), 404, None),
+    ];
+    for (path, status, parameter) in &gets {
+        expect_error(&agent, &server, "GET", path, None, *status, *parameter);
+    }
+    for (method, path) in [
+        ("POST", "/health"),
+        ("DELETE", "/v1/murder-plan/state"),
+        ("GET", "/v1/cluedo/notebook"),
+        ("PUT", "/v1/werewolf/posterior"),
+    ] {
+        expect_error(&agent, &server, method, path, None, 405, None);
+    }
+
+    // Bodies: not JSON, not UTF-8, JSON that is no log, logs that break the
+    // rules, an unknown model.
+    let cluedo = "/v1/cluedo/notebook";
+    let werewolf = "/v1/werewolf/posterior";
+    let bodies: Vec<(&str, Vec<u8>, u16, Option<&str>)> = vec![
+        (cluedo, b"{\"players\": 4,".to_vec(), 400, Some("body")),
+        (cluedo, vec![0xff, 0xfe, 0x00], 400, Some("body")),
+        (cluedo, b"[1, 2, 3]".to_vec(), 422, None),
+        (
+            cluedo,
+            br#"{"players": 9, "me": 0, "hand": []}"#.to_vec(),
+            422,
+            None,
+        ),
+        (
+            cluedo,
+            br#"{"players": 3, "me": 0, "hand": ["Rope", "Rope"]}"#.to_vec(),
+            422,
+            None,
+        ),
+        (
+            "/v1/cluedo/notebook?model=psychic",
+            b"{}".to_vec(),
+            400,
+            Some("model"),
+        ),
+        (werewolf, b"nonsense".to_vec(), 400, Some("body")),
+        (
+            werewolf,
+            br#"{"players": 5, "wolves": 9, "events": []}"#.to_vec(),
+            422,
+            None,
+        ),
+        (
+            werewolf,
+            br#"{"players": 5, "wolves": 1, "events": [{"kind": "teleport"}]}"#.to_vec(),
+            422,
+            None,
+        ),
+        (
+            "/v1/werewolf/posterior?rule=coin",
+            b"{}".to_vec(),
+            400,
+            Some("rule"),
+        ),
+    ];
+    for (path, body, status, parameter) in &bodies {
+        expect_error(
+            &agent,
+            &server,
+            "POST",
+            path,
+            Some(body),
+            *status,
+            *parameter,
+        );
+    }
+    assert!(server.is_running());
+}
+
+/// A Cluedo log of `events` suggestions (each legal on its own).
+fn long_cluedo_log(events: usize) -> Vec<u8> {
+    let suggestion = r#"{"by": 1, "cards": ["Colonel Mustard", "Rope", "Hall"], "shown_by": 2},"#;
+    let mut log = String::from(
+        r#"{"players": 3, "me": 0, "hand": ["Miss Scarlett", "Knife", "Kitchen", "Lead Pipe", "Study", "Mrs Peacock"], "suggestions": ["#,
+    );
+    for _ in 0..events {
+        log.push_str(suggestion);
+    }
+    log.pop();
+    log.push_str("]}");
+    log.into_bytes()
+}
+
+/// Send only the head of a POST declaring `length` bytes with
+/// `Expect: 100-continue` (as curl does for large bodies) and read the
+/// status line: the server must refuse from the head alone.
+fn status_of_declared_body(server: &Server, path: &str, length: usize) -> String {
+    let address = server.url.trim_start_matches("http://");
+    let mut stream = TcpStream::connect(address).unwrap();
+    write!(
+        stream,
+        "POST {path} HTTP/1.1\r\nHost: {address}\r\nContent-Type: application/json\r\n\
+         Content-Length: {length}\r\nExpect: 100-continue\r\n\r\n"
+    )
+    .unwrap();
+    let mut head = [0u8; 512];
+    let n = stream.read(&mut head).unwrap();
+    String::from_utf8_lossy(&head[..n])
+        .lines()
+        .next()
+        .unwrap_or("")
+        .to_string()
+}
+
+#[test]
+fn oversized_bodies_and_long_logs_are_refused() {
+    // The default 1 MiB limit: a million-event log (~70 MB) is refused from
+    // its declared length, before a byte of it is sent.
+    let log = long_cluedo_log(1_000_000);
+    assert!(log.len() > 60_000_000);
+    let server = Server::start(common::built_tables(), &[]);
+    let status = status_of_declared_body(&server, "/v1/cluedo/notebook", log.len());
+    assert!(status.starts_with("HTTP/1.1 413"), "{status}");
+    // A body just over the limit, sent whole by the client: 413 naming it.
+    let agent = agent();
+    let over = long_cluedo_log((1 << 20) / 70 + 10);
+    assert!(over.len() > 1 << 20);
+    let answer = post(&agent, &format!("{}/v1/cluedo/notebook", server.url), &over);
+    assert_eq!(answer.status, 413, "{}", answer.body);
+    assert_eq!(answer.json()["parameter"], "body");
+    drop(server);
+
+    // With room for the body, the log's length is the limit: 422, promptly.
+    let server = Server::start(common::built_tables(), &["--max-body", "100000000"]);
+    let answer = post(&agent, &format!("{}/v1/cluedo/notebook", server.url), &log);
+    assert_eq!(answer.status, 422, "{}", answer.body);
+    assert!(answer.json()["error"]
+        .as_str()
+        .unwrap()
+        .contains("at most 10000"));
+    // And a log within the limit is answered.
+    let answer = post(
+        &agent,
+        &format!("{}/v1/cluedo/notebook", server.url),
+        &long_cluedo_log(50),
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+}
+
+#[test]
+fn cors_is_off_by_default_and_exact_when_asked() {
+    let agent = agent();
+    let path = "/v1/murder-plan/win-rate?horizon=8";
+    let server = Server::start(common::built_tables(), &[]);
+    let plain = get_with(
+        &agent,
+        &format!("{}{path}", server.url),
+        &[("origin", "https://looper.example")],
+    );
+    assert_eq!(plain.status, 200);
+    assert_eq!(plain.header("access-control-allow-origin"), None);
+    drop(server);
+    let server = Server::start(
+        common::built_tables(),
+        &["--cors-origin", "https://looper.example"],
+    );
+    let answer = get_with(
+        &agent,
+        &format!("{}{path}", server.url),
+        &[("origin", "https://looper.example")],
+    );
+    assert_eq!(
+        answer.header("access-control-allow-origin"),
+        Some("https://looper.example")
+    );
+    assert!(answer
+        .header("access-control-expose-headers")
+        .unwrap()
+        .contains("x-gametab-digest"));
+    // Another origin is told only the allowed one: its browser refuses.
+    let other = get_with(
+        &agent,
+        &format!("{}{path}", server.url),
+        &[("origin", "https://evil.example")],
+    );
+    assert_ne!(
+        other.header("access-control-allow-origin"),
+        Some("https://evil.example")
+    );
+    // A preflight for the POST endpoints.
+    let request = ureq::http::Request::builder()
+        .method("OPTIONS")
+        .uri(format!("{}/v1/cluedo/notebook", server.url))
+        .header("origin", "https://looper.example")
+        .header("access-control-request-method", "POST")
+        .header("access-control-request-headers", "content-type")
+        .body(())
+        .unwrap();
+    let preflight = agent.run(request).unwrap();
+    assert!(preflight.status().is_success());
+    assert_eq!(
+        preflight.headers()["access-control-allow-origin"],
+        "https://looper.example"
+    );
+}
+
+#[test]
+fn a_set_that_does_not_load_is_refused_at_start() {
+    let (_parent, tables) = common::copy_of_tables();
+    std::fs::write(tables.join("murder_plan_values.parquet"), b"not parquet").unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_gametab"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--tables"])
+        .arg(&tables)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(stderr.contains("murder_plan_values.parquet"), "{stderr}");
+    assert!(output.stdout.is_empty(), "it never listened");
+}

@@ -1,0 +1,190 @@
+//! A running `gametab serve` and a client for it.
+
+use std::io::{BufRead, BufReader, Read};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+use serde_json::Value;
+
+/// A server process on a free loopback port, killed when dropped. Its
+/// standard error (the reload log) goes to a file.
+pub struct Server {
+    child: Child,
+    /// `http://127.0.0.1:PORT`
+    pub url: String,
+    log: tempfile::NamedTempFile,
+}
+
+impl Server {
+    /// Start `gametab serve --tables DIR --addr 127.0.0.1:0 EXTRA...` and
+    /// wait for its `listening on` line.
+    pub fn start(tables: &Path, extra: &[&str]) -> Server {
+        let log = tempfile::NamedTempFile::new().unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_gametab"))
+            .arg("serve")
+            .arg("--tables")
+            .arg(tables)
+            .args(["--addr", "127.0.0.1:0"])
+            .args(extra)
+            .stdout(Stdio::piped())
+            .stderr(log.reopen().unwrap())
+            .spawn()
+            .expect("gametab serve starts");
+        let mut line = String::new();
+        BufReader::new(child.stdout.take().unwrap())
+            .read_line(&mut line)
+            .unwrap();
+        let url = line
+            .trim()
+            .strip_prefix("listening on ")
+            .unwrap_or_else(|| {
+                let _ = child.kill();
+                panic!(
+                    "no 'listening on' line: {line:?}; log: {}",
+                    std::fs::read_to_string(log.path()).unwrap_or_default()
+                )
+            })
+            .to_string();
+        Server { child, url, log }
+    }
+
+    /// What the server wrote to standard error so far.
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(self.log.path()).unwrap()
+    }
+
+    /// Wait (up to 30 s) until the log contains `needle`.
+    pub fn wait_for_log(&self, needle: &str) -> String {
+        let start = Instant::now();
+        loop {
+            let log = self.log();
+            if log.contains(needle) {
+                return log;
+            }
+            assert!(
+                start.elapsed() < Duration::from_secs(30),
+                "no {needle:?} in the server's log:\n{log}"
+            );
+            std::thread::sleep(Duration::from_millis(20));
+        }
+    }
+
+    /// Whether the process is still running.
+    pub fn is_running(&mut self) -> bool {
+        self.child.try_wait().unwrap().is_none()
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// One HTTP answer.
+#[derive(Debug)]
+pub struct Answer {
+    pub status: u16,
+    pub headers: Vec<(String, String)>,
+    pub body: String,
+}
+
+impl Answer {
+    /// The value of header `name` (lower case).
+    pub fn header(&self, name: &str) -> Option<&str> {
+        self.headers
+            .iter()
+            .find(|(n, _)| n == name)
+            .map(|(_, v)| v.as_str())
+    }
+
+    /// The body as JSON.
+    pub fn json(&self) -> Value {
+        serde_json::from_str(&self.body).unwrap_or_else(|e| panic!("not JSON ({e}): {}", self.body))
+    }
+}
+
+/// A keep-alive client that reports every status (4xx and 5xx included)
+/// instead of failing on it.
+pub fn agent() -> ureq::Agent {
+    ureq::Agent::config_builder()
+        .http_status_as_error(false)
+        .timeout_global(Some(Duration::from_secs(60)))
+        .build()
+        .into()
+}
+
+fn answer(response: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Answer {
+    let mut response = response.expect("the server answers");
+    let headers = response
+        .headers()
+        .iter()
+        .map(|(n, v)| (n.as_str().to_string(), v.to_str().unwrap_or("").to_string()))
+        .collect();
+    let mut body = String::new();
+    response
+        .body_mut()
+        .as_reader()
+        .read_to_string(&mut body)
+        .unwrap();
+    Answer {
+        status: response.status().as_u16(),
+        headers,
+        body,
+    }
+}
+
+/// GET `url` with extra headers.
+pub fn get_with(agent: &ureq::Agent, url: &str, headers: &[(&str, &str)]) -> Answer {
+    let mut request = agent.get(url);
+    for (name, value) in headers {
+        request = request.header(*name, *value);
+    }
+    answer(request.call())
+}
+
+/// GET `url`.
+pub fn get(agent: &ureq::Agent, url: &str) -> Answer {
+    get_with(agent, url, &[])
+}
+
+/// POST `body` to `url`.
+pub fn post(agent: &ureq::Agent, url: &str, body: &[u8]) -> Answer {
+    answer(
+        agent
+            .post(url)
+            .header("content-type", "application/json")
+            .send(body),
+    )
+}
+
+/// Send any method without a body.
+pub fn send(agent: &ureq::Agent, method: &str, url: &str) -> Answer {
+    let request = ureq::http::Request::builder()
+        .method(method)
+        .uri(url)
+        .body(())
+        .unwrap();
+    answer(agent.run(request))
+}
+
+/// What `gametab ARGS...` prints, parsed as JSON.
+pub fn cli_json(args: &[&str]) -> Value {
+    let output = Command::new(env!("CARGO_BIN_EXE_gametab"))
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "gametab {args:?}: {}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    serde_json::from_slice(&output.stdout).unwrap()
+}
+
+/// The repository's example directory.
+pub fn examples() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/examples")
+}

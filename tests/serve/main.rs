@@ -1,0 +1,20 @@
+//! `gametab serve` tested as its users meet it: the real binary on a
+//! loopback port, a real HTTP client (ureq), a real browser (Debian's
+//! chromium through chromedriver) for the explorer page.
+//!
+//! - [`api`]: every endpoint answers the document the CLI prints, with the
+//!   set's version, digest and ETag; every kind of bad input gets its 4xx
+//!   and a JSON error naming the parameter.
+//! - [`reload`]: a set published by the pipeline's own publish step takes
+//!   over with no failed request while a client loops; a broken set is
+//!   refused and the old one keeps serving.
+//! - [`browser`]: the explorer page loads, follows a state change to the
+//!   table's value, and logs no console error.
+
+#[path = "../common/mod.rs"]
+mod common;
+
+mod api;
+mod browser;
+mod harness;
+mod reload;
