@@ -6,13 +6,16 @@ use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::{Args, Subcommand};
-use serde_json::{json, Value};
+use serde_json::json;
 
-use gametab_games::murder_plan::{DaysLeft, Offset, Placement, State};
+use gametab_games::murder_plan::{DaysLeft, Offset};
 use gametab_lookup::murder_plan::MurderPlanTables;
 use gametab_lookup::Tables;
 
 use crate::murder_plan::cli::{parse_days, parse_offset, StateArgs};
+use crate::murder_plan::documents::{
+    moves_of, support_of, win_rates_document, Answer, Cards, MovesDocument, StateDocument,
+};
 
 /// Arguments of `gametab lookup`.
 #[derive(Debug, Args)]
@@ -134,138 +137,40 @@ pub enum Query {
     WinRates,
 }
 
-fn action_json<C: Copy>(action: Placement<C>, label: impl Fn(C) -> &'static str) -> Value {
-    json!({
-        "card_on_key_person": label(action.key_person),
-        "card_on_brain": label(action.brain),
-        "card_on_killer": label(action.killer),
-    })
-}
-
-fn support_json<C: Copy>(
-    support: &[(Placement<C>, f64)],
-    label: impl Fn(C) -> &'static str + Copy,
-) -> Value {
-    support
-        .iter()
-        .map(|&(a, p)| {
-            let mut v = action_json(a, label);
-            v["probability"] = json!(p);
-            v
-        })
-        .collect()
-}
-
-/// The state's fields as JSON, as the endpoints name them.
-pub fn state_json(state: State) -> Value {
-    json!({
-        "brain": [state.brain.first(), state.brain.second()],
-        "killer": [state.killer.first(), state.killer.second()],
-        "killer_intrigue": state.killer_intrigue,
-        "key_person_intrigue": state.key_person_intrigue,
-        "diagonal_left": state.limited.diagonal,
-        "intrigue2_left": state.limited.intrigue_plus_two,
-        "forbid_movement_left": state.limited.forbid_movement,
-    })
-}
-
-/// One side's moves as JSON, best first.
-///
-/// # Errors
-/// As [`MurderPlanTables::mastermind_moves`].
-pub fn moves_json(
-    mp: &MurderPlanTables,
-    side: Side,
-    days: DaysLeft,
-    state: State,
-) -> Result<Value> {
-    Ok(match side {
-        Side::Mastermind => json!(mp
-            .mastermind_moves(days, state)?
-            .iter()
-            .map(|m| m.to_json(|c| c.label()))
-            .collect::<Vec<_>>()),
-        Side::Protagonists => json!(mp
-            .protagonist_moves(days, state)?
-            .iter()
-            .map(|m| m.to_json(|c| c.label()))
-            .collect::<Vec<_>>()),
-    })
-}
-
-/// The whole answer about one state: value, certificate gap, reachability,
-/// whether the mastermind has won, both optimal strategies and both sides'
-/// moves. The CLI's `lookup state` and the server's
-/// `GET /v1/murder-plan/state` both print this document.
-///
-/// # Errors
-/// Days left above 8 or a forbid-movement count above 3 (out of range).
-pub fn state_document(mp: &MurderPlanTables, days: DaysLeft, state: State) -> Result<Value> {
-    let state = state.clamped();
-    let value = mp.value(days, state)?;
-    let won = state.is_win();
-    let playable = !won && days.get() >= 1;
-    let (mastermind, protagonists, moves) = if playable {
-        (
-            support_json(mp.mastermind_strategy(days, state)?, |c| c.label()),
-            support_json(mp.protagonists_strategy(days, state)?, |c| c.label()),
-            json!({
-                "mastermind": moves_json(mp, Side::Mastermind, days, state)?,
-                "protagonists": moves_json(mp, Side::Protagonists, days, state)?,
-            }),
-        )
-    } else {
-        (
-            json!([]),
-            json!([]),
-            json!({"mastermind": [], "protagonists": []}),
-        )
-    };
-    Ok(json!({
-        "days_left": days,
-        "state": state_json(state),
-        "value": value,
-        "gap": mp.gap(days, state)?,
-        "reachable": mp.reachable(days, state)?,
-        "won": won,
-        "mastermind": mastermind,
-        "protagonists": protagonists,
-        "moves": moves,
-    }))
-}
-
 /// The JSON answer of a query: the one document both `gametab lookup` and
 /// the server's `/v1/murder-plan/...` endpoints print.
 ///
 /// # Errors
 /// A query the tables cannot answer: days out of the table's range, a
 /// state already won (no strategy), `u` outside [0, 1).
-pub fn answer(mp: &MurderPlanTables, query: &Query) -> Result<Value> {
+pub fn answer(mp: &MurderPlanTables, query: &Query) -> Result<Answer> {
     Ok(match *query {
-        Query::State { days, ref state } => state_document(mp, days, state.state()?)?,
+        Query::State { days, ref state } => {
+            Answer::State(Box::new(StateDocument::new(mp, days, state.state()?)?))
+        }
         Query::Moves {
             side,
             days,
             ref state,
         } => {
             let s = state.state()?;
-            json!({
-                "days_left": days,
-                "side": side.name(),
-                "value": mp.value(days, s)?,
-                "gap": mp.gap(days, s)?,
-                "moves": moves_json(mp, side, days, s)?,
+            Answer::Moves(MovesDocument {
+                days_left: days,
+                side: side.name(),
+                value: mp.value(days, s)?,
+                gap: mp.gap(days, s)?,
+                moves: moves_of(mp, side, days, s)?,
             })
         }
         Query::Value { days, ref state } => {
             let s = state.state()?;
-            json!({
+            Answer::Other(json!({
                 "days_left": days,
                 "value": mp.value(days, s)?,
                 "gap": mp.gap(days, s)?,
                 "reachable": mp.reachable(days, s)?,
                 "mastermind_won": s.is_win(),
-            })
+            }))
         }
         Query::Strategy {
             side,
@@ -274,12 +179,12 @@ pub fn answer(mp: &MurderPlanTables, query: &Query) -> Result<Value> {
         } => {
             let s = state.state()?;
             let support = match side {
-                Side::Mastermind => support_json(mp.mastermind_strategy(days, s)?, |c| c.label()),
-                Side::Protagonists => {
-                    support_json(mp.protagonists_strategy(days, s)?, |c| c.label())
-                }
+                Side::Mastermind => support_of(mp.mastermind_strategy(days, s)?, |c| c.label()),
+                Side::Protagonists => support_of(mp.protagonists_strategy(days, s)?, |c| c.label()),
             };
-            json!({ "days_left": days, "value": mp.value(days, s)?, "support": support })
+            Answer::Other(
+                json!({ "days_left": days, "value": mp.value(days, s)?, "support": support }),
+            )
         }
         Query::Sample {
             side,
@@ -289,16 +194,14 @@ pub fn answer(mp: &MurderPlanTables, query: &Query) -> Result<Value> {
         } => {
             let s = state.state()?;
             let action = match side {
-                Side::Mastermind => action_json(mp.sample_mastermind(days, s, u)?, |c| c.label()),
-                Side::Protagonists => {
-                    action_json(mp.sample_protagonists(days, s, u)?, |c| c.label())
-                }
+                Side::Mastermind => Cards::of(mp.sample_mastermind(days, s, u)?, |c| c.label()),
+                Side::Protagonists => Cards::of(mp.sample_protagonists(days, s, u)?, |c| c.label()),
             };
-            json!({ "days_left": days, "u": u, "action": action })
+            Answer::Other(json!({ "days_left": days, "u": u, "action": action }))
         }
         Query::Brain { days, ref state } => {
             let (target, value) = mp.brain_choice(days, state.state()?)?;
-            json!({ "days_left": days, "target": target.label(), "value": value })
+            Answer::Other(json!({ "days_left": days, "target": target.label(), "value": value }))
         }
         Query::WinRate {
             horizon,
@@ -306,40 +209,14 @@ pub fn answer(mp: &MurderPlanTables, query: &Query) -> Result<Value> {
             killer,
         } => {
             let start = brain.zip(killer);
-            json!({
+            Answer::Other(json!({
                 "horizon": horizon,
                 "start": start.map_or("average".to_string(), |(x, y)| format!("x={x} y={y}")),
                 "value": mp.win_rate(horizon, start)?,
-            })
+            }))
         }
-        Query::WinRates => win_rates_document(mp)?,
+        Query::WinRates => Answer::Other(win_rates_document(mp)?),
     })
-}
-
-/// Every stored win rate: per horizon, the average over the 16 starts and
-/// each start's.
-///
-/// # Errors
-/// Never for loaded tables (every horizon 1..=8 is stored).
-pub fn win_rates_document(mp: &MurderPlanTables) -> Result<Value> {
-    let mut horizons = Vec::new();
-    for d in 1..=8u8 {
-        let horizon = DaysLeft::new(d);
-        let mut starts = Vec::new();
-        for start in State::starts() {
-            starts.push(json!({
-                "brain": [start.brain.first(), start.brain.second()],
-                "killer": [start.killer.first(), start.killer.second()],
-                "value": mp.win_rate(horizon, Some((start.brain, start.killer)))?,
-            }));
-        }
-        horizons.push(json!({
-            "horizon": horizon,
-            "average": mp.win_rate(horizon, None)?,
-            "starts": starts,
-        }));
-    }
-    Ok(json!({ "win_rates": horizons }))
 }
 
 /// Run a lookup query and write its JSON answer to `out`.

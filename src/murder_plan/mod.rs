@@ -13,6 +13,7 @@
 pub mod cache;
 pub mod cli;
 pub mod digest;
+pub mod documents;
 pub mod layers;
 pub mod lookup_cli;
 pub mod solver;

@@ -135,7 +135,12 @@ pub fn identify(response: &mut Response, set: &LoadedSet) {
     }
 }
 
-fn json_response(status: StatusCode, body: Vec<u8>, content_type: &'static str) -> Response {
+fn json_response(
+    status: StatusCode,
+    body: impl Into<Bytes>,
+    content_type: &'static str,
+) -> Response {
+    let body: Bytes = body.into();
     let mut response = (status, body).into_response();
     response
         .headers_mut()
@@ -148,7 +153,7 @@ fn json_response(status: StatusCode, body: Vec<u8>, content_type: &'static str) 
 fn table_answer(
     set: &LoadedSet,
     headers: &HeaderMap,
-    document: impl FnOnce() -> Result<Vec<u8>, ApiError>,
+    document: impl FnOnce() -> Result<Bytes, ApiError>,
 ) -> Response {
     let fresh = headers
         .get_all(header::IF_NONE_MATCH)
@@ -178,8 +183,9 @@ fn table_answer(
     response
 }
 
-fn to_json(value: &impl Serialize) -> Result<Vec<u8>, ApiError> {
+fn to_json(value: &impl Serialize) -> Result<Bytes, ApiError> {
     serde_json::to_vec(value)
+        .map(Bytes::from)
         .map_err(|e| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, format!("encoding: {e}")))
 }
 
@@ -187,11 +193,14 @@ fn to_json(value: &impl Serialize) -> Result<Vec<u8>, ApiError> {
 fn murder_plan(set: &LoadedSet, headers: &HeaderMap, query: Result<Query, ApiError>) -> Response {
     table_answer(set, headers, || {
         let query = query?;
-        let mp = set
-            .tables
-            .murder_plan()
-            .map_err(|e| query_error(&e.into()))?;
-        to_json(&lookup_cli::answer(mp, &query).map_err(|e| query_error(&e))?)
+        set.answers
+            .get_or_compute(format!("murder-plan {query:?}"), || {
+                let mp = set
+                    .tables
+                    .murder_plan()
+                    .map_err(|e| query_error(&e.into()))?;
+                to_json(&lookup_cli::answer(mp, &query).map_err(|e| query_error(&e))?)
+            })
     })
 }
 
@@ -222,7 +231,7 @@ pub async fn manifest(
     let set = app.current.get();
     table_answer(&set, &headers, || {
         Params::parse(q.as_deref(), &[])?;
-        Ok(set.manifest.to_vec())
+        Ok(set.manifest.clone())
     })
 }
 
@@ -367,15 +376,17 @@ pub async fn dice_bid(
             bidder_dice: params.integer("bidder_dice", dice::cli::DICE_PER_PLAYER, 1..=max)?,
             json: true,
         };
-        let situation = args.situation().map_err(|e| {
-            let mut error = query_error(&e);
-            // Without total_dice, the total comes from the players.
-            if error.parameter.as_deref() == Some("total_dice") && args.total_dice.is_none() {
-                error.parameter = Some("players".into());
-            }
-            error
-        })?;
-        to_json(&dice::cli::document(args.players, &situation))
+        set.answers.get_or_compute(format!("dice {args:?}"), || {
+            let situation = args.situation().map_err(|e| {
+                let mut error = query_error(&e);
+                // Without total_dice, the total comes from the players.
+                if error.parameter.as_deref() == Some("total_dice") && args.total_dice.is_none() {
+                    error.parameter = Some("players".into());
+                }
+                error
+            })?;
+            to_json(&dice::cli::document(args.players, &situation))
+        })
     })
 }
 
@@ -400,7 +411,7 @@ fn body_of(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
 /// Run an engine on a blocking thread and answer its document (not cached).
 async fn engine_answer(
     set: Arc<LoadedSet>,
-    work: impl FnOnce() -> Result<Vec<u8>, ApiError> + Send + 'static,
+    work: impl FnOnce() -> Result<Bytes, ApiError> + Send + 'static,
 ) -> Response {
     let result = tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
         Err(ApiError::status(

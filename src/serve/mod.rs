@@ -31,6 +31,7 @@ use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 use axum::routing::{get, post};
 use axum::Router;
+use http_body_util::BodyExt;
 use tower_http::cors::{AllowOrigin, CorsLayer};
 
 pub use handlers::MAX_CLUEDO_EVENTS;
@@ -61,6 +62,11 @@ pub struct ServeArgs {
     /// (SIGHUP also triggers a look at once).
     #[arg(long, default_value_t = 1000, value_parser = clap::value_parser!(u64).range(10..))]
     pub poll_ms: u64,
+    /// Memory for serialised table answers, in MiB (0: no cache). Answers
+    /// are cached per set by canonical query; the cache is emptied when
+    /// full and dropped with its set on reload.
+    #[arg(long, default_value_t = 64)]
+    pub cache_mib: usize,
     /// Worker threads of the runtime (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
@@ -131,9 +137,15 @@ pub fn router(app: Arc<App>, cors_origin: Option<&str>, max_body: usize) -> Resu
     Ok(router)
 }
 
+/// Most bytes of a refused body the server reads and discards so that a
+/// client already sending it can read the 413 (a larger one is cut off).
+const DRAIN_LIMIT: u64 = 64 << 20;
+
 /// A request whose declared `Content-Length` is over the limit is refused
-/// from its head alone (413), before its body is read, so a client that
-/// sent `Expect: 100-continue` never uploads it.
+/// from its head: with `Expect: 100-continue` at once, before the client
+/// sends the body; otherwise after reading and discarding the body the
+/// client is already sending (up to [`DRAIN_LIMIT`], within 10 s), so that
+/// the client reads the 413 instead of a reset connection.
 async fn refuse_declared_oversize(
     State(max_body): State<usize>,
     request: Request,
@@ -144,17 +156,32 @@ async fn refuse_declared_oversize(
         .get(header::CONTENT_LENGTH)
         .and_then(|v| v.to_str().ok())
         .and_then(|v| v.trim().parse::<u64>().ok());
-    match declared {
-        Some(length) if length > max_body as u64 => ApiError {
-            status: StatusCode::PAYLOAD_TOO_LARGE,
-            error: format!(
-                "the body is {length} bytes; the server takes at most {max_body} (--max-body)"
-            ),
-            parameter: Some("body".into()),
-        }
-        .into_response(),
-        _ => next.run(request).await,
+    let Some(length) = declared.filter(|&l| l > max_body as u64) else {
+        return next.run(request).await;
+    };
+    let waits_for_continue = request
+        .headers()
+        .get(header::EXPECT)
+        .is_some_and(|v| v.as_bytes().eq_ignore_ascii_case(b"100-continue"));
+    if !waits_for_continue && length <= DRAIN_LIMIT {
+        let mut body = request.into_body();
+        let drain = async {
+            while let Some(frame) = body.frame().await {
+                if frame.is_err() {
+                    break;
+                }
+            }
+        };
+        let _ = tokio::time::timeout(Duration::from_secs(10), drain).await;
     }
+    ApiError {
+        status: StatusCode::PAYLOAD_TOO_LARGE,
+        error: format!(
+            "the body is {length} bytes; the server takes at most {max_body} (--max-body)"
+        ),
+        parameter: Some("body".into()),
+    }
+    .into_response()
 }
 
 /// Last touches on every answer: axum's empty 405 gets the JSON error
@@ -188,7 +215,7 @@ async fn finish(State(app): State<Arc<App>>, response: Response) -> Response {
 /// invalid `--cors-origin`.
 pub fn run(args: ServeArgs, out: &mut impl Write) -> Result<()> {
     let current = Arc::new(
-        Current::open(args.tables.clone())
+        Current::open(args.tables.clone(), args.cache_mib.saturating_mul(1 << 20))
             .with_context(|| format!("cannot serve {}", args.tables.display()))?,
     );
     let app = Arc::new(App {

@@ -15,9 +15,9 @@
 //! line and the old one keeps serving; the same manifest is not tried again
 //! until it changes (or a SIGHUP asks).
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::{Path, PathBuf};
-use std::sync::{Arc, RwLock};
+use std::sync::{Arc, Mutex, RwLock};
 use std::time::Duration;
 
 use anyhow::{Context, Result};
@@ -39,6 +39,69 @@ pub struct LoadedSet {
     pub version: String,
     /// The ETag of every table answer from this set (strong, quoted).
     pub etag: String,
+    /// Serialised table answers of this set, by canonical query.
+    pub answers: AnswerCache,
+}
+
+/// Serialised answers of one set, keyed by endpoint and canonical query (the
+/// parsed query's debug form, so parameter order and spelling do not
+/// matter). Bounded: when an insert would pass the limit the cache is
+/// emptied first, so memory stays flat whatever the queries. It lives and
+/// dies with its set, so a reload never serves an old answer.
+#[derive(Debug, Default)]
+pub struct AnswerCache {
+    entries: Mutex<(HashMap<String, Bytes>, usize)>,
+    limit: usize,
+}
+
+impl AnswerCache {
+    /// An empty cache holding at most `limit` bytes of answers (0: off).
+    pub fn new(limit: usize) -> AnswerCache {
+        AnswerCache {
+            entries: Mutex::default(),
+            limit,
+        }
+    }
+
+    /// The answer of `key`, computed by `compute` (and kept) on a miss.
+    ///
+    /// # Errors
+    /// Whatever `compute` returns; errors are not kept.
+    pub fn get_or_compute<E>(
+        &self,
+        key: String,
+        compute: impl FnOnce() -> Result<Bytes, E>,
+    ) -> Result<Bytes, E> {
+        if self.limit == 0 {
+            return compute();
+        }
+        if let Some(hit) = self.lock().0.get(&key) {
+            return Ok(hit.clone());
+        }
+        let answer = compute()?;
+        let size = answer.len() + key.len();
+        if size <= self.limit {
+            let mut entries = self.lock();
+            if entries.1 + size > self.limit {
+                entries.0.clear();
+                entries.1 = 0;
+            }
+            if entries.0.insert(key, answer.clone()).is_none() {
+                entries.1 += size;
+            }
+        }
+        Ok(answer)
+    }
+
+    /// Bytes held now (answers and keys).
+    pub fn bytes(&self) -> usize {
+        self.lock().1
+    }
+
+    fn lock(&self) -> std::sync::MutexGuard<'_, (HashMap<String, Bytes>, usize)> {
+        // The map is valid after any panic: inserts are single calls.
+        self.entries.lock().unwrap_or_else(|e| e.into_inner())
+    }
 }
 
 impl LoadedSet {
@@ -48,7 +111,7 @@ impl LoadedSet {
     /// An unreadable directory or file, a missing or malformed manifest, a
     /// file whose digest differs from the manifest's, or a table any game's
     /// loader refuses.
-    pub fn load(dir: &Path) -> Result<LoadedSet> {
+    pub fn load(dir: &Path, cache_limit: usize) -> Result<LoadedSet> {
         let mut files = BTreeMap::new();
         let entries =
             std::fs::read_dir(dir).with_context(|| format!("cannot list {}", dir.display()))?;
@@ -80,6 +143,7 @@ impl LoadedSet {
             tables,
             manifest,
             digest,
+            answers: AnswerCache::new(cache_limit),
         })
     }
 }
@@ -88,18 +152,21 @@ impl LoadedSet {
 #[derive(Debug)]
 pub struct Current {
     dir: PathBuf,
+    cache_limit: usize,
     set: RwLock<Arc<LoadedSet>>,
 }
 
 impl Current {
-    /// Load the set in `dir` to start serving.
+    /// Load the set in `dir` to start serving; each set keeps at most
+    /// `cache_limit` bytes of answers.
     ///
     /// # Errors
     /// As [`LoadedSet::load`].
-    pub fn open(dir: PathBuf) -> Result<Current> {
-        let set = LoadedSet::load(&dir)?;
+    pub fn open(dir: PathBuf, cache_limit: usize) -> Result<Current> {
+        let set = LoadedSet::load(&dir, cache_limit)?;
         Ok(Current {
             dir,
+            cache_limit,
             set: RwLock::new(Arc::new(set)),
         })
     }
@@ -181,7 +248,7 @@ fn reload_if_changed(current: &Current, refused: Option<String>) -> Reload {
             return Reload::Unchanged;
         }
         attempts += 1;
-        match LoadedSet::load(&current.dir) {
+        match LoadedSet::load(&current.dir, current.cache_limit) {
             Ok(set) => {
                 eprintln!(
                     "gametab serve: reloaded {}: set {} (generator {}), was {}",

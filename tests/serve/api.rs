@@ -62,6 +62,14 @@ fn every_endpoint_answers_the_cli_document_and_names_its_set() {
                 "--json",
             ]),
         ),
+        (
+            // 50 dice: 6^45 outcomes, counts far beyond 2^64 (decimal strings).
+            "/v1/dice/bid?players=10&bid=12x3&mine=3,3,4,6,1&rel=1.5&wild=true".into(),
+            cli_json(&[
+                "dice", "--players", "10", "--bid", "12x3", "--mine", "3,3,4,6,1", "--rel", "1.5",
+                "--wild", "--json",
+            ]),
+        ),
     ];
     for (path, expected) in &cases {
         let answer = get(&agent, &format!("{}{path}", server.url));

@@ -310,7 +310,7 @@ fn the_explorer_page_shows_the_tables_and_follows_the_state() {
     let probability = percent(dice["odds"]["raw_probability"].as_f64().unwrap());
     let out = session.wait_for_text("dice-out", |t| t.contains(&probability));
     assert!(
-        out.contains(&dice["odds"]["raw"]["favourable"].to_string()),
+        out.contains(dice["odds"]["raw"]["favourable"].as_str().unwrap()),
         "{out}"
     );
 

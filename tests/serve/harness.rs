@@ -117,7 +117,13 @@ pub fn agent() -> ureq::Agent {
 }
 
 fn answer(response: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> Answer {
-    let mut response = response.expect("the server answers");
+    try_answer(response).expect("the server answers")
+}
+
+fn try_answer(
+    response: Result<ureq::http::Response<ureq::Body>, ureq::Error>,
+) -> Result<Answer, ureq::Error> {
+    let mut response = response?;
     let headers = response
         .headers()
         .iter()
@@ -128,12 +134,17 @@ fn answer(response: Result<ureq::http::Response<ureq::Body>, ureq::Error>) -> An
         .body_mut()
         .as_reader()
         .read_to_string(&mut body)
-        .unwrap();
-    Answer {
+        .map_err(ureq::Error::Io)?;
+    Ok(Answer {
         status: response.status().as_u16(),
         headers,
         body,
-    }
+    })
+}
+
+/// GET `url`, or the client's error (connection refused, reset, ...).
+pub fn try_get(agent: &ureq::Agent, url: &str) -> Result<Answer, ureq::Error> {
+    try_answer(agent.get(url).call())
 }
 
 /// GET `url` with extra headers.

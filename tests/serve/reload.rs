@@ -11,7 +11,7 @@ use gametab_lookup::io::blake2_hex;
 use gametab_lookup::manifest::Manifest;
 
 use super::common;
-use super::harness::{agent, get, Server};
+use super::harness::{agent, get, try_get, Server};
 
 /// Stage a copy of `tables` whose manifest differs only in its build time
 /// (a new set with new identity and the same answers), optionally with one
@@ -55,7 +55,13 @@ fn published_sets_take_over_without_a_failed_request_and_broken_ones_are_refused
             let agent = agent();
             let mut failures = Vec::new();
             while !stop.load(Ordering::Relaxed) {
-                let answer = get(&agent, &url);
+                let answer = match try_get(&agent, &url) {
+                    Ok(answer) => answer,
+                    Err(e) => {
+                        failures.push(format!("no answer: {e}"));
+                        continue;
+                    }
+                };
                 if answer.status != 200 || answer.json() != expected {
                     failures.push(format!("{} {}", answer.status, answer.body));
                 }

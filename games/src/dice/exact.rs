@@ -30,12 +30,22 @@ pub fn binomial(n: u32, k: u32) -> u128 {
 
 /// A probability as an exact fraction of equally likely dice outcomes:
 /// `favourable / outcomes`, where `outcomes = 6^n`.
+///
+/// Serialised with both counts as decimal strings: `6^n` passes 2^64 at
+/// n = 25 and 2^53 (what a JSON reader's double holds exactly) at n = 21.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize)]
 pub struct OutcomeFraction {
     /// Outcomes in which the event happens.
+    #[serde(serialize_with = "decimal")]
     pub favourable: u128,
     /// All equally likely outcomes.
+    #[serde(serialize_with = "decimal")]
     pub outcomes: u128,
+}
+
+/// A count as its decimal string.
+fn decimal<S: serde::Serializer>(count: &u128, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.collect_str(count)
 }
 
 impl OutcomeFraction {
