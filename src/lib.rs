@@ -8,8 +8,9 @@
 //! needs: solvers ([`matrix_game`]), enumerations and row encoders (one
 //! module per game: [`murder_plan`], [`dice`], [`cluedo`], [`werewolf`]),
 //! the Parquet writer ([`parquet_write`], [`output`]), the build
-//! ([`pipeline`], [`publish`]), [`verify`], the [`plots`], and the command
-//! line. [`registry`] is the one list of games that all of them iterate,
+//! ([`pipeline`], [`publish`]), [`verify`], the [`plots`], the command
+//! line and the HTTP server ([`serve`], which answers with the same
+//! documents as the command line). [`registry`] is the one list of games that all of them iterate,
 //! each entry of the shape of [`game`]; [`published`] reads the published
 //! numbers of the specs (one known-answer file the plots and tests read).
 //!
