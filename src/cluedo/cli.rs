@@ -1,7 +1,9 @@
 //! `gametab cluedo --log game.json [--json] [--model NAME]`: read a game
 //! log (format: `gametab_games::cluedo::GameLog`, example in
 //! `scripts/examples/cluedo-game.json`) and print the exact notebook: for
-//! every card, P(in the envelope) and P(each player holds it).
+//! every card, P(in the envelope) and P(each player holds it). With
+//! `--advise`, the suggestions ranked by exact information gain instead
+//! ([`super::advice_cli`]).
 
 use std::fmt::Write as _;
 use std::io::Write;
@@ -25,6 +27,16 @@ pub struct Args {
     /// card to show).
     #[arg(long, default_value = "equal-deals")]
     pub model: String,
+    /// Rank every suggestion I can make by exact expected information gain
+    /// (and report the accusation) instead of printing the notebook.
+    #[arg(long)]
+    pub advise: bool,
+    /// With --advise: only suggestions in this room (the one I am in).
+    #[arg(long, requires = "advise")]
+    pub room: Option<String>,
+    /// With --advise: how many suggestions to list.
+    #[arg(long, default_value_t = 10, requires = "advise")]
+    pub top: usize,
 }
 
 /// One card's line of the JSON notebook.
@@ -59,6 +71,17 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     let knowledge = log
         .knowledge()
         .with_context(|| format!("in {}", args.log.display()))?;
+    if args.advise {
+        let doc =
+            super::advice_cli::document(&log, &knowledge, model, args.room.as_deref(), args.top)?;
+        let output = if args.json {
+            serde_json::to_string_pretty(&doc)? + "\n"
+        } else {
+            super::advice_cli::render(&doc)
+        };
+        out.write_all(output.as_bytes())?;
+        return Ok(());
+    }
     let notebook = analyse(&knowledge, model)?;
     let output = if args.json {
         serde_json::to_string_pretty(&json(&log, &notebook))? + "\n"

@@ -12,6 +12,7 @@
 //! the 16 or 32 possible holder sets of every candidate (billions of rows),
 //! so those configurations are answered by the engine at query time.
 
+pub mod advice_cli;
 pub mod cli;
 pub mod simulate;
 

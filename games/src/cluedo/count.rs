@@ -74,6 +74,15 @@ pub(crate) struct Solution {
     pub class_in: Vec<Vec<u128>>,
 }
 
+/// What one envelope slot holds in an [`Problem::envelope_atoms`] atom.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum EnvelopePick {
+    /// Complex card `i`.
+    Complex(usize),
+    /// Any one card of plain class `c`.
+    Class(usize),
+}
+
 /// A fast, deterministic hasher for the 64-bit state keys.
 #[derive(Default)]
 struct KeyHasher(u64);
@@ -385,6 +394,78 @@ impl Problem {
             complex_in,
             class_in,
         }
+    }
+
+    /// The joint distribution of the three envelope slots (layers 0, 1 and
+    /// 2, of capacity 1 each): every way of filling them, as the card put in
+    /// each slot (a complex card, or any card of a plain class) and the
+    /// (weighted) number of placements of everything that agree with it.
+    /// For a class pick the count covers every card of the class, each
+    /// equally: divide by the class size for one card. The counts add up to
+    /// [`Problem::count`].
+    pub fn envelope_atoms(&self) -> Vec<([EnvelopePick; 3], u128)> {
+        let prepared = prepare(self);
+        let forward = self.forward(&prepared);
+        let layers = self.layers.len();
+        let mut left = vec![0u8; self.classes.len()];
+        // Completions from every reachable state before layer j, for j >= 3.
+        let mut after = StateMap::default();
+        after.insert(self.end_key(), 1);
+        for j in (3..layers).rev() {
+            let mut before = StateMap::default();
+            for &key in forward[j].keys() {
+                let mut completions = 0u128;
+                for_each_transition(self, &prepared, j, key, &mut left, &mut |to, m, _, _| {
+                    if let Some(&ways_out) = after.get(&to) {
+                        completions += m * ways_out;
+                    }
+                });
+                if completions > 0 {
+                    before.insert(key, completions);
+                }
+            }
+            after = before;
+        }
+        let pick_of = |choice: &Choice, draws: &[(usize, u8)]| {
+            if choice.cards != 0 {
+                EnvelopePick::Complex(choice.cards.trailing_zeros() as usize)
+            } else {
+                EnvelopePick::Class(draws.first().map_or(0, |d| d.0))
+            }
+        };
+        let mut atoms = Vec::new();
+        let mut step = |key: u64, j: usize, out: &mut Vec<(u64, u128, EnvelopePick)>| {
+            for_each_transition(
+                self,
+                &prepared,
+                j,
+                key,
+                &mut left,
+                &mut |to, m, choice, draws| {
+                    out.push((to, m, pick_of(choice, draws)));
+                },
+            );
+        };
+        let (mut first, mut second, mut third) = (Vec::new(), Vec::new(), Vec::new());
+        step(self.start_key(&prepared.radix), 0, &mut first);
+        for &(key1, m0, p0) in &first {
+            second.clear();
+            step(key1, 1, &mut second);
+            for &(key2, m1, p1) in &second {
+                third.clear();
+                step(key2, 2, &mut third);
+                for &(key3, m2, p2) in &third {
+                    let Some(&rest) = after.get(&key3) else {
+                        continue;
+                    };
+                    let count = m0 * m1 * m2 * rest;
+                    if count > 0 {
+                        atoms.push(([p0, p1, p2], count));
+                    }
+                }
+            }
+        }
+        atoms
     }
 
     /// An upper bound of any partial count, with weights: the unconstrained

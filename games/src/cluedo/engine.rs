@@ -15,7 +15,7 @@
 //! contradictory) and names them in the error.
 
 use super::cards::{Card, CardSet, Category, Rules, Seat, MAX_CARDS, MAX_PLAYERS};
-use super::count::{Layer, LayerWeight, PlainClass, Problem, MAX_LAYERS};
+use super::count::{EnvelopePick, Layer, LayerWeight, PlainClass, Problem, MAX_LAYERS};
 use super::facts::{Fact, Knowledge, Observer};
 use super::notebook::{Model, Notebook};
 use crate::error::{Error, Result};
@@ -49,6 +49,113 @@ pub fn count_deals(knowledge: &Knowledge) -> u128 {
         Ok(situation) => situation.count(),
         Err(Conflict) => 0,
     }
+}
+
+/// The (weighted) number of consistent deals with each envelope triple.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct EnvelopeJoint {
+    /// Per triple, indexed by [`triple_index`]: deals times `scale`.
+    pub counts: Vec<u128>,
+    /// Every deal's count is `scale` times its weight (1 without responder
+    /// weights): the product of the weight scales.
+    pub scale: u128,
+}
+
+/// Index of the triple `(suspect, weapon, room)` given as positions within
+/// their categories.
+pub(crate) fn triple_index(rules: &Rules, positions: [usize; 3]) -> usize {
+    let deck = rules.deck();
+    let weapons = deck.category_size(Category::Weapon);
+    let rooms = deck.category_size(Category::Room);
+    (positions[0] * weapons + positions[1]) * rooms + positions[2]
+}
+
+/// The position of `card` within its category.
+pub(crate) fn position_in_category(rules: &Rules, card: Card) -> usize {
+    let deck = rules.deck();
+    deck.category_cards(deck.category(card))
+        .cards()
+        .position(|c| c == card)
+        .unwrap_or(0)
+}
+
+/// The joint distribution of the envelope triple under `model`, as deal
+/// counts per triple (failed accusations' triples at 0); `None` when no
+/// deal is consistent.
+///
+/// # Errors
+/// [`Error::OutOfRange`] when responder weights would overflow 128 bits.
+pub(crate) fn envelope_joint(knowledge: &Knowledge, model: Model) -> Result<Option<EnvelopeJoint>> {
+    let Ok(situation) = Situation::new(knowledge) else {
+        return Ok(None);
+    };
+    let weights = match model {
+        Model::EqualDeals => Vec::new(),
+        Model::UniformResponder => situation.weights_keeping(true),
+    };
+    let Some((problem, slots)) = situation.problem(&situation.allowed, &weights) else {
+        return Ok(None);
+    };
+    let overflow = || Error::OutOfRange {
+        what: "responder weights",
+        detail: format!(
+            "{} shown cards make the uniform-responder counts exceed 128 bits",
+            weights.len()
+        ),
+    };
+    problem.bound().ok_or_else(overflow)?;
+    let scale = weights
+        .iter()
+        .try_fold(1u128, |acc, w| acc.checked_mul(w.3))
+        .ok_or_else(overflow)?;
+    let rules = situation.rules;
+    let deck = rules.deck();
+    // The unplaced cards of each slot, by complex index or class.
+    let members = |pick: EnvelopePick| -> Vec<Card> {
+        (0..deck.len() as u8)
+            .map(Card)
+            .filter(|c| match (pick, slots[c.index()]) {
+                (EnvelopePick::Complex(i), Slot::Complex(j)) => i == j,
+                (EnvelopePick::Class(i), Slot::Class(j)) => i == j,
+                _ => false,
+            })
+            .collect()
+    };
+    let size = deck.category_size(Category::Suspect)
+        * deck.category_size(Category::Weapon)
+        * deck.category_size(Category::Room);
+    let mut counts = vec![0u128; size];
+    for (picks, count) in problem.envelope_atoms() {
+        let cards = picks.map(members);
+        // Each card of a class is equally likely: the count splits evenly.
+        let share = count
+            / cards
+                .iter()
+                .map(|c| c.len().max(1) as u128)
+                .product::<u128>();
+        for &a in &cards[0] {
+            for &b in &cards[1] {
+                for &c in &cards[2] {
+                    let mut positions = [0usize; 3];
+                    for card in [a, b, c] {
+                        positions[deck.category(card).index()] = position_in_category(&rules, card);
+                    }
+                    counts[triple_index(&rules, positions)] += share;
+                }
+            }
+        }
+    }
+    for &triple in &situation.accusations {
+        let mut positions = [0usize; 3];
+        for card in triple.cards() {
+            positions[deck.category(card).index()] = position_in_category(&rules, card);
+        }
+        counts[triple_index(&rules, positions)] = 0;
+    }
+    if counts.iter().all(|&c| c == 0) {
+        return Ok(None);
+    }
+    Ok(Some(EnvelopeJoint { counts, scale }))
 }
 
 /// Facts that cannot all hold (found while placing known cards).
@@ -267,6 +374,13 @@ impl Situation {
     /// each fixed from the unforced situation (so that the problems with an
     /// accused triple forced into the envelope share it).
     fn weights(&self) -> Vec<(usize, u32, CardSet, u128)> {
+        self.weights_keeping(false)
+    }
+
+    /// As [`Situation::weights`]; with `constant`, also the factors that are
+    /// the same in every deal (needed when counts of different situations
+    /// are compared, as the advice does).
+    fn weights_keeping(&self, constant: bool) -> Vec<(usize, u32, CardSet, u128)> {
         let mut weights = Vec::new();
         for &(layer, suggestion) in &self.shown {
             let seat = self.opponents[layer - 3];
@@ -279,7 +393,7 @@ impl Situation {
                 .cards()
                 .filter(|c| !self.forced_to(*c, layer))
                 .fold(CardSet::EMPTY, CardSet::with);
-            if named.is_empty() {
+            if named.is_empty() && !constant {
                 // The same factor in every deal: it cancels.
                 continue;
             }

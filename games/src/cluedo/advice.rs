@@ -1,0 +1,359 @@
+//! Advice for the player to move: every suggestion ranked by its exact
+//! expected information gain about the envelope, and the accusation report
+//! (`shared/specs/cluedo.md`, "Advice").
+//!
+//! A suggestion names one card of each category. Going round the table
+//! from the suggester's left, the first opponent holding any named card
+//! shows one of them, picked uniformly among the named cards he holds; if
+//! nobody holds one, nobody shows. Each outcome ("seat j shows card c", or
+//! "nobody") is the union of hand configurations: the opponents before j
+//! hold none of the named cards and j holds exactly the subset `H` of them
+//! (`c` in `H`, weight `1/|H|`). Each configuration is a set of facts added
+//! to the log; the engine counts its deals per envelope triple exactly
+//! (`u128`, one dynamic programme that also gives the joint distribution of
+//! the three envelope slots). All configurations are brought to one common
+//! integer denominator, so every outcome's probability and every envelope
+//! distribution after it are exact integer counts until the final division.
+//!
+//! Information gain: `H(envelope now) - sum_o P(o) H(envelope | o)`, in
+//! bits, with H over the envelope triples. Ties rank by the higher chance of
+//! being shown a card, then by the canonical order of the suggestion.
+//!
+//! Past answers keep the log's [`Model`]: under `uniform-responder` a card
+//! shown to me earlier weighs every deal by the chance its responder picked
+//! it; the suggestion being scored always uses the uniform responder.
+
+use super::cards::{Card, CardSet, Category, Rules, Seat};
+use super::engine::{envelope_joint, position_in_category, triple_index, EnvelopeJoint};
+use super::facts::{Fact, Knowledge};
+use super::notebook::Model;
+use crate::error::{Error, Result};
+
+/// Who answers a suggestion, and with what.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Response {
+    /// `seat` shows me `card`.
+    Shows {
+        /// The responder.
+        seat: Seat,
+        /// The card shown.
+        card: Card,
+    },
+    /// Nobody holds a named card.
+    Nobody,
+}
+
+/// One outcome of a suggestion, exactly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// What happens.
+    pub response: Response,
+    /// Its weight: `P(outcome) = weight / denominator` of the suggestion.
+    pub weight: u128,
+    /// The envelope triples' weights after it (index: suspect, weapon and
+    /// room positions within their categories); they add up to `weight`.
+    pub envelope: Vec<u128>,
+}
+
+impl Outcome {
+    /// The entropy (bits) of the envelope after this outcome.
+    pub fn envelope_entropy(&self) -> f64 {
+        entropy(&self.envelope)
+    }
+}
+
+/// A suggestion's exact outcome distribution and its expected gain.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored {
+    /// The suggestion: suspect, weapon, room.
+    pub cards: [Card; 3],
+    /// Every outcome of positive probability, in table order (responders
+    /// from my left, cards in deck order, nobody last).
+    pub outcomes: Vec<Outcome>,
+    /// The common denominator of the outcome weights.
+    pub denominator: u128,
+    /// Expected information gain about the envelope, bits.
+    pub expected_gain: f64,
+    /// The chance of being shown a card.
+    pub p_shown: f64,
+}
+
+impl Scored {
+    /// `P(outcome)`.
+    pub fn probability(&self, outcome: &Outcome) -> f64 {
+        outcome.weight as f64 / self.denominator as f64
+    }
+}
+
+/// Every suggestion scored, best first, and the accusation report.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Advice {
+    /// Entropy of the envelope now, bits.
+    pub entropy_now: f64,
+    /// Suggestions, best first.
+    pub ranking: Vec<Scored>,
+    /// The most likely envelope triple (suspect, weapon, room).
+    pub most_likely: [Card; 3],
+    /// Its probability: the chance that accusing it now wins.
+    pub p_most_likely: f64,
+}
+
+/// Entropy in bits of the distribution proportional to `weights`.
+fn entropy(weights: &[u128]) -> f64 {
+    let total: u128 = weights.iter().sum();
+    if total == 0 {
+        return 0.0;
+    }
+    let total = total as f64;
+    -weights
+        .iter()
+        .filter(|&&w| w > 0)
+        .map(|&w| {
+            let p = w as f64 / total;
+            p * p.log2()
+        })
+        .sum::<f64>()
+}
+
+fn overflow() -> Error {
+    Error::OutOfRange {
+        what: "suggestion weights",
+        detail: "the exact outcome weights exceed 128 bits".to_string(),
+    }
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+/// The opponents in answering order: from `me`'s left round the table.
+fn answering_order(rules: &Rules, me: Seat) -> Vec<Seat> {
+    let n = rules.players();
+    (1..n).map(|k| Seat(((me.index() + k) % n) as u8)).collect()
+}
+
+/// `knowledge` with `facts` added, or `None` when one contradicts it
+/// outright.
+fn with(knowledge: &Knowledge, facts: &[Fact]) -> Option<Knowledge> {
+    let mut more = knowledge.clone();
+    for fact in facts {
+        more.add(fact.clone()).ok()?;
+    }
+    Some(more)
+}
+
+/// One hand configuration of an outcome: its joint and its weight factor
+/// `1/|H|` as `numerator / 6` (6 = lcm of 1, 2, 3).
+struct Configuration {
+    response: Response,
+    joint: EnvelopeJoint,
+    sixths: u128,
+}
+
+/// Score the suggestion `cards` (one per category) made by `me`.
+///
+/// # Errors
+/// [`Error::OutOfRange`] when the exact weights overflow 128 bits;
+/// [`Error::Inconsistent`] when the log admits no deal.
+pub fn score(knowledge: &Knowledge, model: Model, me: Seat, cards: [Card; 3]) -> Result<Scored> {
+    let rules = *knowledge.rules();
+    let named = CardSet::of(&cards);
+    let mut configurations = Vec::new();
+    let mut passers: Vec<Fact> = Vec::new();
+    for seat in answering_order(&rules, me) {
+        // Every non-empty subset H of the named cards held by `seat`.
+        for subset in 1u8..8 {
+            let held: Vec<Card> = (0..3)
+                .filter(|i| subset >> i & 1 == 1)
+                .map(|i| cards[i])
+                .collect();
+            let held_set = CardSet::of(&held);
+            let mut facts = passers.clone();
+            facts.extend(held.iter().map(|&card| Fact::Holds { player: seat, card }));
+            let rest = named.minus(held_set);
+            if !rest.is_empty() {
+                facts.push(Fact::HoldsNone {
+                    player: seat,
+                    cards: rest,
+                });
+            }
+            let Some(more) = with(knowledge, &facts) else {
+                continue;
+            };
+            let Some(joint) = envelope_joint(&more, model)? else {
+                continue;
+            };
+            for &card in &held {
+                configurations.push(Configuration {
+                    response: Response::Shows { seat, card },
+                    joint: joint.clone(),
+                    sixths: 6 / held.len() as u128,
+                });
+            }
+        }
+        passers.push(Fact::HoldsNone {
+            player: seat,
+            cards: named,
+        });
+    }
+    if let Some(more) = with(knowledge, &passers) {
+        if let Some(joint) = envelope_joint(&more, model)? {
+            configurations.push(Configuration {
+                response: Response::Nobody,
+                joint,
+                sixths: 6,
+            });
+        }
+    }
+    let base = envelope_joint(knowledge, model)?
+        .ok_or_else(|| Error::Inconsistent("no deal agrees with the log".to_string()))?;
+    // One denominator: every configuration's counts are deals times its
+    // scale; bring all scales to their least common multiple.
+    let common = configurations
+        .iter()
+        .map(|c| c.joint.scale)
+        .chain([base.scale])
+        .try_fold(1u128, |acc, s| (acc / gcd(acc, s)).checked_mul(s))
+        .ok_or_else(overflow)?;
+    let base_total = base
+        .counts
+        .iter()
+        .try_fold(0u128, |acc, &c| acc.checked_add(c))
+        .ok_or_else(overflow)?;
+    let denominator = base_total
+        .checked_mul(common / base.scale)
+        .and_then(|d| d.checked_mul(6))
+        .ok_or_else(overflow)?;
+    let mut outcomes: Vec<Outcome> = Vec::new();
+    for configuration in configurations {
+        let factor = (common / configuration.joint.scale)
+            .checked_mul(configuration.sixths)
+            .ok_or_else(overflow)?;
+        let index = match outcomes
+            .iter()
+            .position(|o| o.response == configuration.response)
+        {
+            Some(index) => index,
+            None => {
+                outcomes.push(Outcome {
+                    response: configuration.response,
+                    weight: 0,
+                    envelope: vec![0; base.counts.len()],
+                });
+                outcomes.len() - 1
+            }
+        };
+        let outcome = &mut outcomes[index];
+        for (slot, &count) in outcome.envelope.iter_mut().zip(&configuration.joint.counts) {
+            let add = count.checked_mul(factor).ok_or_else(overflow)?;
+            *slot = slot.checked_add(add).ok_or_else(overflow)?;
+            outcome.weight = outcome.weight.checked_add(add).ok_or_else(overflow)?;
+        }
+    }
+    outcomes.retain(|o| o.weight > 0);
+    let total: u128 = outcomes.iter().map(|o| o.weight).sum();
+    if total != denominator {
+        return Err(Error::Inconsistent(format!(
+            "the outcomes of a suggestion weigh {total}, not {denominator}: the responder model does not add up"
+        )));
+    }
+    let now = entropy(&base.counts);
+    let after: f64 = outcomes
+        .iter()
+        .map(|o| o.weight as f64 / denominator as f64 * o.envelope_entropy())
+        .sum();
+    let nobody: u128 = outcomes
+        .iter()
+        .filter(|o| o.response == Response::Nobody)
+        .map(|o| o.weight)
+        .sum();
+    Ok(Scored {
+        cards,
+        outcomes,
+        denominator,
+        expected_gain: now - after,
+        p_shown: 1.0 - nobody as f64 / denominator as f64,
+    })
+}
+
+/// Every suggestion `me` can make (in `room` only, when given), scored and
+/// ranked best first, with the accusation report.
+///
+/// # Errors
+/// As [`score`]; [`Error::OutOfRange`] for a `room` that is not a room.
+pub fn advise(knowledge: &Knowledge, model: Model, me: Seat, room: Option<Card>) -> Result<Advice> {
+    let rules = *knowledge.rules();
+    let deck = rules.deck();
+    if let Some(room) = room {
+        if !deck.contains(room) || deck.category(room) != Category::Room {
+            return Err(Error::OutOfRange {
+                what: "room",
+                detail: format!("{} is not a room", deck.card_name(room)),
+            });
+        }
+    }
+    let base = envelope_joint(knowledge, model)?
+        .ok_or_else(|| Error::Inconsistent("no deal agrees with the log".to_string()))?;
+    let rooms: Vec<Card> = match room {
+        Some(room) => vec![room],
+        None => deck.category_cards(Category::Room).cards().collect(),
+    };
+    let mut ranking = Vec::new();
+    for suspect in deck.category_cards(Category::Suspect).cards() {
+        for weapon in deck.category_cards(Category::Weapon).cards() {
+            for &room in &rooms {
+                ranking.push(score(knowledge, model, me, [suspect, weapon, room])?);
+            }
+        }
+    }
+    ranking.sort_by(|a, b| {
+        b.expected_gain
+            .total_cmp(&a.expected_gain)
+            .then(b.p_shown.total_cmp(&a.p_shown))
+    });
+    let (best, &count) = base
+        .counts
+        .iter()
+        .enumerate()
+        .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))
+        .ok_or_else(|| Error::Inconsistent("an empty deck".to_string()))?;
+    let total: u128 = base.counts.iter().sum();
+    let most_likely = triple_of(&rules, best);
+    debug_assert_eq!(
+        triple_index(&rules, most_likely.map(|c| position_in_category(&rules, c))),
+        best
+    );
+    Ok(Advice {
+        entropy_now: entropy(&base.counts),
+        ranking,
+        most_likely,
+        p_most_likely: count as f64 / total as f64,
+    })
+}
+
+/// The triple with index `index` (see [`triple_index`]).
+fn triple_of(rules: &Rules, index: usize) -> [Card; 3] {
+    let deck = rules.deck();
+    let weapons = deck.category_size(Category::Weapon);
+    let rooms = deck.category_size(Category::Room);
+    let positions = [
+        index / (weapons * rooms),
+        index / rooms % weapons,
+        index % rooms,
+    ];
+    let pick = |category: Category, position: usize| {
+        deck.category_cards(category)
+            .cards()
+            .nth(position)
+            .unwrap_or(Card(0))
+    };
+    [
+        pick(Category::Suspect, positions[0]),
+        pick(Category::Weapon, positions[1]),
+        pick(Category::Room, positions[2]),
+    ]
+}
