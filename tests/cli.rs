@@ -106,6 +106,61 @@ fn bad_arguments_are_named_and_exit_non_zero() {
         "manifest.json is missing",
     );
     fails_with(&["no-such-command"], "unrecognized subcommand");
+    let log = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/examples/cluedo-game.json"
+    );
+    fails_with(
+        &["cluedo", "--log", log, "--advise", "--room", "Rope"],
+        "Rope is not a room",
+    );
+    fails_with(
+        &["cluedo", "--log", log, "--advise", "--room", "Attic"],
+        "Attic",
+    );
+    fails_with(&["cluedo", "--log", log, "--room", "Hall"], "--advise");
+}
+
+#[test]
+fn cluedo_advice_ranks_by_gain_and_reports_the_accusation() {
+    let log = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/examples/cluedo-game.json"
+    );
+    let (ok, out, err) = gametab(&["cluedo", "--log", log, "--advise", "--top", "324", "--json"]);
+    assert!(ok, "{err}");
+    let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["considered"], 324);
+    let ranked = doc["suggestions"].as_array().unwrap();
+    assert_eq!(ranked.len(), 324);
+    let gains: Vec<f64> = ranked
+        .iter()
+        .map(|s| s["expected_gain_bits"].as_f64().unwrap())
+        .collect();
+    assert!(gains.windows(2).all(|w| w[0] >= w[1]), "best first");
+    let entropy = doc["envelope_entropy_bits"].as_f64().unwrap();
+    for s in ranked {
+        // 0 <= gain <= H(now), outcome probabilities add up to 1, and
+        // P(shown) is 1 - P(nobody).
+        let gain = s["expected_gain_bits"].as_f64().unwrap();
+        assert!(gain >= -1e-12 && gain <= entropy + 1e-12);
+        let outcomes = s["outcomes"].as_array().unwrap();
+        let total: f64 = outcomes
+            .iter()
+            .map(|o| o["probability"].as_f64().unwrap())
+            .sum();
+        assert!((total - 1.0).abs() < 1e-12);
+        let nobody: f64 = outcomes
+            .iter()
+            .filter(|o| o["shown_by"].is_null())
+            .map(|o| o["probability"].as_f64().unwrap())
+            .sum();
+        assert!((s["p_shown"].as_f64().unwrap() - (1.0 - nobody)).abs() < 1e-12);
+    }
+    // The accusation names the notebook's most likely cards.
+    assert_eq!(doc["accusation"]["suspect"], "Professor Plum");
+    let p = doc["accusation"]["probability"].as_f64().unwrap();
+    assert!(p > 0.0 && p < 1.0);
 }
 
 #[test]

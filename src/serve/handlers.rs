@@ -475,6 +475,56 @@ pub async fn cluedo_notebook(
     .await
 }
 
+/// `POST /v1/cluedo/advice`: the `gametab cluedo --advise --json` document.
+pub async fn cluedo_advice(
+    State(app): State<Arc<App>>,
+    RawQuery(q): RawQuery,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    let set = app.current.get();
+    let prepared = (|| {
+        let params = Params::parse(q.as_deref(), &["model", "room", "top"])?;
+        let model = params.parsed("model", Model::EqualDeals, |t| {
+            Model::parse(t).map_err(|e| e.to_string())
+        })?;
+        let top = params.integer("top", 10, 1..=1000)? as usize;
+        let room = params.get("room").map(str::to_string);
+        Ok((model, room, top, body_of(body)?))
+    })();
+    engine_answer(Arc::clone(&set), move || {
+        let (model, room, top, body) = prepared?;
+        let text = json_body(&body)?;
+        let unprocessable = |e: String| ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, e);
+        let log =
+            CluedoLog::from_json(text).map_err(|e| unprocessable(format!("invalid log: {e}")))?;
+        let events = log.suggestions.len() + log.accusations.len() + log.facts.len();
+        if events > MAX_CLUEDO_EVENTS {
+            return Err(unprocessable(format!(
+                "the log has {events} events; the server takes at most {MAX_CLUEDO_EVENTS}"
+            )));
+        }
+        let knowledge = log
+            .knowledge()
+            .map_err(|e| unprocessable(format!("invalid log: {e}")))?;
+        if let Some(name) = room.as_deref() {
+            let deck = knowledge.rules().deck();
+            let is_room = deck
+                .parse_card(name)
+                .is_ok_and(|c| deck.category(c) == gametab_games::cluedo::Category::Room);
+            if !is_room {
+                return Err(ApiError::bad(
+                    "room",
+                    format!("room: '{name}' is not a room of this deck"),
+                ));
+            }
+        }
+        let doc = cluedo::advice_cli::document(&log, &knowledge, model, room.as_deref(), top)
+            .map_err(|e| unprocessable(format!("{e:#}")))?;
+        to_json(&doc)
+    })
+    .await
+}
+
 /// `POST /v1/werewolf/posterior`
 pub async fn werewolf_posterior(
     State(app): State<Arc<App>>,

@@ -137,6 +137,18 @@ fn every_endpoint_answers_the_cli_document_and_names_its_set() {
         ])
     );
     assert_eq!(answer.header("x-gametab-digest"), Some(digest.as_str()));
+    let answer = post(
+        &agent,
+        &format!("{}/v1/cluedo/advice?room=Kitchen&top=5", server.url),
+        &cluedo,
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    assert_eq!(
+        answer.json(),
+        cli_json(&[
+            "cluedo", "--log", &log, "--advise", "--room", "Kitchen", "--top", "5", "--json"
+        ])
+    );
     let werewolf = std::fs::read(examples.join("werewolf-demo.json")).unwrap();
     let answer = post(
         &agent,
