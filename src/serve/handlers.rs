@@ -440,6 +440,24 @@ fn json_body(body: &[u8]) -> Result<&str, ApiError> {
     Ok(text)
 }
 
+/// A POSTed Cluedo log and what it tells: 400 when the body is not JSON,
+/// 422 when it is no valid log or has more than [`MAX_CLUEDO_EVENTS`].
+fn cluedo_log(body: &[u8]) -> Result<(CluedoLog, gametab_games::cluedo::Knowledge), ApiError> {
+    let text = json_body(body)?;
+    let unprocessable = |e: String| ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, e);
+    let log = CluedoLog::from_json(text).map_err(|e| unprocessable(format!("invalid log: {e}")))?;
+    let events = log.suggestions.len() + log.accusations.len() + log.facts.len();
+    if events > MAX_CLUEDO_EVENTS {
+        return Err(unprocessable(format!(
+            "the log has {events} events; the server takes at most {MAX_CLUEDO_EVENTS}"
+        )));
+    }
+    let knowledge = log
+        .knowledge()
+        .map_err(|e| unprocessable(format!("invalid log: {e}")))?;
+    Ok((log, knowledge))
+}
+
 /// `POST /v1/cluedo/notebook`
 pub async fn cluedo_notebook(
     State(app): State<Arc<App>>,
@@ -456,19 +474,8 @@ pub async fn cluedo_notebook(
     })();
     engine_answer(Arc::clone(&set), move || {
         let (model, body) = prepared?;
-        let text = json_body(&body)?;
+        let (log, knowledge) = cluedo_log(&body)?;
         let unprocessable = |e: String| ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, e);
-        let log =
-            CluedoLog::from_json(text).map_err(|e| unprocessable(format!("invalid log: {e}")))?;
-        let events = log.suggestions.len() + log.accusations.len() + log.facts.len();
-        if events > MAX_CLUEDO_EVENTS {
-            return Err(unprocessable(format!(
-                "the log has {events} events; the server takes at most {MAX_CLUEDO_EVENTS}"
-            )));
-        }
-        let knowledge = log
-            .knowledge()
-            .map_err(|e| unprocessable(format!("invalid log: {e}")))?;
         let notebook = analyse(&knowledge, model).map_err(|e| unprocessable(format!("{e}")))?;
         to_json(&cluedo::cli::json(&log, &notebook))
     })
@@ -493,19 +500,8 @@ pub async fn cluedo_advice(
     })();
     engine_answer(Arc::clone(&set), move || {
         let (model, room, top, body) = prepared?;
-        let text = json_body(&body)?;
+        let (log, knowledge) = cluedo_log(&body)?;
         let unprocessable = |e: String| ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, e);
-        let log =
-            CluedoLog::from_json(text).map_err(|e| unprocessable(format!("invalid log: {e}")))?;
-        let events = log.suggestions.len() + log.accusations.len() + log.facts.len();
-        if events > MAX_CLUEDO_EVENTS {
-            return Err(unprocessable(format!(
-                "the log has {events} events; the server takes at most {MAX_CLUEDO_EVENTS}"
-            )));
-        }
-        let knowledge = log
-            .knowledge()
-            .map_err(|e| unprocessable(format!("invalid log: {e}")))?;
         if let Some(name) = room.as_deref() {
             let deck = knowledge.rules().deck();
             let is_room = deck

@@ -315,6 +315,29 @@ pub fn advise(knowledge: &Knowledge, model: Model, me: Seat, room: Option<Card>)
             .total_cmp(&a.expected_gain)
             .then(b.p_shown.total_cmp(&a.p_shown))
     });
+    let (most_likely, p_most_likely) = most_likely_of(&rules, &base)?;
+    Ok(Advice {
+        entropy_now: entropy(&base.counts),
+        ranking,
+        most_likely,
+        p_most_likely,
+    })
+}
+
+/// The accusation report alone: the most likely envelope triple (suspect,
+/// weapon, room; ties to the first in deck order) and its probability,
+/// the chance that accusing it now wins.
+///
+/// # Errors
+/// [`Error::Inconsistent`] when no deal agrees with the log;
+/// [`Error::OutOfRange`] when the weights overflow 128 bits.
+pub fn accusation(knowledge: &Knowledge, model: Model) -> Result<([Card; 3], f64)> {
+    let base = envelope_joint(knowledge, model)?
+        .ok_or_else(|| Error::Inconsistent("no deal agrees with the log".to_string()))?;
+    most_likely_of(knowledge.rules(), &base)
+}
+
+fn most_likely_of(rules: &Rules, base: &EnvelopeJoint) -> Result<([Card; 3], f64)> {
     let (best, &count) = base
         .counts
         .iter()
@@ -322,17 +345,12 @@ pub fn advise(knowledge: &Knowledge, model: Model, me: Seat, room: Option<Card>)
         .max_by(|a, b| a.1.cmp(b.1).then(b.0.cmp(&a.0)))
         .ok_or_else(|| Error::Inconsistent("an empty deck".to_string()))?;
     let total: u128 = base.counts.iter().sum();
-    let most_likely = triple_of(&rules, best);
+    let triple = triple_of(rules, best);
     debug_assert_eq!(
-        triple_index(&rules, most_likely.map(|c| position_in_category(&rules, c))),
+        triple_index(rules, triple.map(|c| position_in_category(rules, c))),
         best
     );
-    Ok(Advice {
-        entropy_now: entropy(&base.counts),
-        ranking,
-        most_likely,
-        p_most_likely: count as f64 / total as f64,
-    })
+    Ok((triple, count as f64 / total as f64))
 }
 
 /// The triple with index `index` (see [`triple_index`]).

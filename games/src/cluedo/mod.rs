@@ -34,7 +34,7 @@ mod log;
 mod notebook;
 mod solver;
 
-pub use advice::{advise, score, Advice, Outcome, Response, Scored};
+pub use advice::{accusation, advise, score, Advice, Outcome, Response, Scored};
 pub use cards::{
     Card, CardSet, Category, Deck, Rules, Seat, MAX_CARDS, MAX_PLAYERS, STANDARD_NAMES,
 };
