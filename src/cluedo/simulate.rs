@@ -5,7 +5,9 @@
 //! plays a game to the end under a suggestion [`Policy`], to compare the
 //! exact advice with the most-likely-triple rule.
 
-use gametab_games::cluedo::{Card, CardSet, Category, GameLog, LoggedSuggestion, Rules, Seat};
+use gametab_games::cluedo::{
+    Card, CardSet, Category, Deck, GameLog, LoggedSuggestion, Rules, Seat,
+};
 
 /// A small deterministic generator (xorshift64*), so that runs repeat.
 struct Rng(u64);
@@ -19,22 +21,25 @@ impl Rng {
     }
 }
 
-/// The log, as seen by seat `me`, of a random `players`-player game after
-/// `suggestions` suggestions (players take turns from seat 0).
-///
-/// # Panics
-/// Never for `players` in 3..=6 and `me < players`; other values panic
-/// (this is a test and benchmark helper).
-pub fn simulated_log(players: usize, me: u8, suggestions: usize, seed: u64) -> GameLog {
+impl Rng {
+    fn seeded(seed: u64) -> Rng {
+        Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1)
+    }
+
+    /// A card of `set`, uniformly.
+    fn pick(&mut self, set: CardSet) -> Card {
+        let cards: Vec<Card> = set.cards().collect();
+        cards[self.below(cards.len())]
+    }
+}
+
+/// A random standard deal for `players` (3..=6): the deck and every seat's
+/// hand (the envelope holds the rest).
+fn deal(players: usize, rng: &mut Rng) -> (Deck, Vec<CardSet>) {
     let rules = Rules::standard(players).expect("3 to 6 players");
     let deck = *rules.deck();
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let pick = |rng: &mut Rng, set: CardSet| {
-        let cards: Vec<Card> = set.cards().collect();
-        cards[rng.below(cards.len())]
-    };
     let envelope = Category::ALL.iter().fold(CardSet::EMPTY, |set, &c| {
-        set.with(pick(&mut rng, deck.category_cards(c)))
+        set.with(rng.pick(deck.category_cards(c)))
     });
     let mut rest: Vec<Card> = deck.all_cards().minus(envelope).cards().collect();
     for i in (1..rest.len()).rev() {
@@ -44,6 +49,18 @@ pub fn simulated_log(players: usize, me: u8, suggestions: usize, seed: u64) -> G
     for (i, card) in rest.into_iter().enumerate() {
         hands[i % players] = hands[i % players].with(card);
     }
+    (deck, hands)
+}
+
+/// The log, as seen by seat `me`, of a random `players`-player game after
+/// `suggestions` suggestions (players take turns from seat 0).
+///
+/// # Panics
+/// Never for `players` in 3..=6 and `me < players`; other values panic
+/// (this is a test and benchmark helper).
+pub fn simulated_log(players: usize, me: u8, suggestions: usize, seed: u64) -> GameLog {
+    let mut rng = Rng::seeded(seed);
+    let (deck, hands) = deal(players, &mut rng);
     let name = |c: Card| deck.card_name(c);
     let mut log = GameLog {
         players,
@@ -57,7 +74,7 @@ pub fn simulated_log(players: usize, me: u8, suggestions: usize, seed: u64) -> G
     for turn in 0..suggestions {
         let by = Seat((turn % players) as u8);
         let named = Category::ALL.iter().fold(CardSet::EMPTY, |set, &c| {
-            set.with(pick(&mut rng, deck.category_cards(c)))
+            set.with(rng.pick(deck.category_cards(c)))
         });
         let mut shown_by = None;
         let mut card = None;
@@ -66,7 +83,7 @@ pub fn simulated_log(players: usize, me: u8, suggestions: usize, seed: u64) -> G
             let held = hands[responder].and(named);
             if !held.is_empty() {
                 shown_by = Some(responder as u8);
-                let shown = pick(&mut rng, held);
+                let shown = rng.pick(held);
                 if by.0 == me || responder == usize::from(me) {
                     card = Some(name(shown));
                 }
@@ -111,24 +128,8 @@ pub fn suggestions_to_solve(
     limit: usize,
 ) -> gametab_games::Result<Option<usize>> {
     use gametab_games::cluedo::{accusation, advise, Model};
-    let rules = Rules::standard(players).expect("3 to 6 players");
-    let deck = *rules.deck();
-    let mut rng = Rng(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) | 1);
-    let pick = |rng: &mut Rng, set: CardSet| {
-        let cards: Vec<Card> = set.cards().collect();
-        cards[rng.below(cards.len())]
-    };
-    let envelope = Category::ALL.iter().fold(CardSet::EMPTY, |set, &c| {
-        set.with(pick(&mut rng, deck.category_cards(c)))
-    });
-    let mut rest: Vec<Card> = deck.all_cards().minus(envelope).cards().collect();
-    for i in (1..rest.len()).rev() {
-        rest.swap(i, rng.below(i + 1));
-    }
-    let mut hands = vec![CardSet::EMPTY; players];
-    for (i, card) in rest.into_iter().enumerate() {
-        hands[i % players] = hands[i % players].with(card);
-    }
+    let mut rng = Rng::seeded(seed);
+    let (deck, hands) = deal(players, &mut rng);
     let name = |c: Card| deck.card_name(c);
     let mut log = GameLog {
         players,
@@ -162,7 +163,7 @@ pub fn suggestions_to_solve(
             let held = hand.and(named);
             if !held.is_empty() {
                 shown_by = Some(responder as u8);
-                card = Some(name(pick(&mut rng, held)));
+                card = Some(name(rng.pick(held)));
                 break;
             }
         }
