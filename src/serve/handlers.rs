@@ -189,9 +189,18 @@ fn to_json(value: &impl Serialize) -> Result<Bytes, ApiError> {
         .map_err(|e| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, format!("encoding: {e}")))
 }
 
-/// A Murder Plan query answered from the set.
-fn murder_plan(set: &LoadedSet, headers: &HeaderMap, query: Result<Query, ApiError>) -> Response {
-    table_answer(set, headers, || {
+/// A Murder Plan query answered from the set: the query string checked
+/// against `allowed` and turned into the CLI's query by `build`.
+fn murder_plan(
+    app: &App,
+    query: Option<String>,
+    headers: &HeaderMap,
+    allowed: &[&str],
+    build: impl FnOnce(&Params) -> Result<Query, ApiError>,
+) -> Response {
+    let set = app.current.get();
+    let query = Params::parse(query.as_deref(), allowed).and_then(|params| build(&params));
+    table_answer(&set, headers, || {
         let query = query?;
         set.answers
             .get_or_compute(format!("murder-plan {query:?}"), || {
@@ -241,14 +250,12 @@ pub async fn mp_state(
     RawQuery(q): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    let query = (|| {
-        let params = Params::parse(q.as_deref(), &with_state_params(&["days"]))?;
+    murder_plan(&app, q, &headers, &with_state_params(&["days"]), |params| {
         Ok(Query::State {
             days: params.days("days", 0..=8)?,
-            state: state_args(&params)?,
+            state: state_args(params)?,
         })
-    })();
-    murder_plan(&app.current.get(), &headers, query)
+    })
 }
 
 /// `GET /v1/murder-plan/moves`
@@ -257,15 +264,19 @@ pub async fn mp_moves(
     RawQuery(q): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    let query = (|| {
-        let params = Params::parse(q.as_deref(), &with_state_params(&["side", "days"]))?;
-        Ok(Query::Moves {
-            side: side(&params)?,
-            days: params.days("days", 1..=8)?,
-            state: state_args(&params)?,
-        })
-    })();
-    murder_plan(&app.current.get(), &headers, query)
+    murder_plan(
+        &app,
+        q,
+        &headers,
+        &with_state_params(&["side", "days"]),
+        |params| {
+            Ok(Query::Moves {
+                side: side(params)?,
+                days: params.days("days", 1..=8)?,
+                state: state_args(params)?,
+            })
+        },
+    )
 }
 
 /// `GET /v1/murder-plan/sample`
@@ -274,28 +285,32 @@ pub async fn mp_sample(
     RawQuery(q): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    let query = (|| {
-        let params = Params::parse(q.as_deref(), &with_state_params(&["side", "days", "u"]))?;
-        let u = params.parsed("u", 0.0, |text| {
-            let u: f64 = text
-                .trim()
-                .parse()
-                .map_err(|_| format!("'{text}' is not a number"))?;
-            if (0.0..1.0).contains(&u) {
-                Ok(u)
-            } else {
-                Err(format!("{u} is outside [0, 1)"))
-            }
-        })?;
-        params.required("u")?;
-        Ok(Query::Sample {
-            side: side(&params)?,
-            days: params.days("days", 1..=8)?,
-            u,
-            state: state_args(&params)?,
-        })
-    })();
-    murder_plan(&app.current.get(), &headers, query)
+    murder_plan(
+        &app,
+        q,
+        &headers,
+        &with_state_params(&["side", "days", "u"]),
+        |params| {
+            let u = params.parsed("u", 0.0, |text| {
+                let u: f64 = text
+                    .trim()
+                    .parse()
+                    .map_err(|_| format!("'{text}' is not a number"))?;
+                if (0.0..1.0).contains(&u) {
+                    Ok(u)
+                } else {
+                    Err(format!("{u} is outside [0, 1)"))
+                }
+            })?;
+            params.required("u")?;
+            Ok(Query::Sample {
+                side: side(params)?,
+                days: params.days("days", 1..=8)?,
+                u,
+                state: state_args(params)?,
+            })
+        },
+    )
 }
 
 /// `GET /v1/murder-plan/win-rates`: every stored win rate.
@@ -304,8 +319,7 @@ pub async fn mp_win_rates(
     RawQuery(q): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    let query = Params::parse(q.as_deref(), &[]).map(|_| Query::WinRates);
-    murder_plan(&app.current.get(), &headers, query)
+    murder_plan(&app, q, &headers, &[], |_| Ok(Query::WinRates))
 }
 
 /// `GET /v1/murder-plan/win-rate`: one horizon, from one start or on average.
@@ -314,20 +328,24 @@ pub async fn mp_win_rate(
     RawQuery(q): RawQuery,
     headers: HeaderMap,
 ) -> Response {
-    let query = (|| {
-        let params = Params::parse(q.as_deref(), &["horizon", "brain", "killer"])?;
-        let horizon: DaysLeft = params.days("horizon", 1..=8)?;
-        let start = match (params.get("brain"), params.get("killer")) {
-            (None, None) => None,
-            _ => Some((params.offset("brain")?, params.offset("killer")?)),
-        };
-        Ok(Query::WinRate {
-            horizon,
-            brain: start.map(|s| s.0),
-            killer: start.map(|s| s.1),
-        })
-    })();
-    murder_plan(&app.current.get(), &headers, query)
+    murder_plan(
+        &app,
+        q,
+        &headers,
+        &["horizon", "brain", "killer"],
+        |params| {
+            let horizon: DaysLeft = params.days("horizon", 1..=8)?;
+            let start = match (params.get("brain"), params.get("killer")) {
+                (None, None) => None,
+                _ => Some((params.offset("brain")?, params.offset("killer")?)),
+            };
+            Ok(Query::WinRate {
+                horizon,
+                brain: start.map(|s| s.0),
+                killer: start.map(|s| s.1),
+            })
+        },
+    )
 }
 
 /// `GET /v1/dice/bid`
