@@ -28,6 +28,7 @@
 
 mod batch;
 pub mod decision;
+pub mod endgame;
 pub mod exact;
 mod grid;
 mod model;

@@ -1,0 +1,151 @@
+//! Rules of the endgame: bid order, legal moves, wild ones, who wins a call,
+//! hands and their weights, strategies and posteriors.
+
+use super::*;
+
+fn hand(game: Endgame, player: Player, faces: &[u8]) -> Hand {
+    let hands = game.hands(player);
+    hands.hand(hands.index_of(faces).unwrap()).clone()
+}
+
+#[test]
+fn bids_follow_count_then_face() {
+    let game = Endgame::new(2, 1, 3, false).unwrap();
+    let bids: Vec<String> = (0..game.bid_count() as u8)
+        .map(|i| game.bid(i).to_string())
+        .collect();
+    assert_eq!(
+        bids,
+        ["1x1", "1x2", "1x3", "2x1", "2x2", "2x3", "3x1", "3x2", "3x3"]
+    );
+    for i in 0..game.bid_count() as u8 {
+        assert_eq!(game.bid_index(game.bid(i)).unwrap(), i);
+    }
+    let wild = Endgame::new(1, 1, 4, true).unwrap();
+    let bids: Vec<String> = (0..wild.bid_count() as u8)
+        .map(|i| wild.bid(i).to_string())
+        .collect();
+    assert_eq!(bids, ["1x2", "1x3", "1x4", "2x2", "2x3", "2x4"]);
+    assert!(wild.bid_index(EndgameBid { count: 1, face: 1 }).is_err());
+    assert!(wild.bid_index(EndgameBid { count: 3, face: 2 }).is_err());
+}
+
+#[test]
+fn legal_moves_rise_and_call_only_after_a_bid() {
+    let game = Endgame::new(1, 1, 2, false).unwrap();
+    let opening: Vec<Action> = game.actions(History::EMPTY).collect();
+    assert_eq!(
+        opening,
+        [
+            Action::Bid(0),
+            Action::Bid(1),
+            Action::Bid(2),
+            Action::Bid(3)
+        ]
+    );
+    let h = game.history_of("1x2").unwrap();
+    let moves: Vec<Action> = game.actions(h).collect();
+    assert_eq!(moves, [Action::Call, Action::Bid(2), Action::Bid(3)]);
+    let top = game.history_of("1x1,2x2").unwrap();
+    assert_eq!(game.actions(top).collect::<Vec<_>>(), [Action::Call]);
+    assert_eq!(game.to_move(top), Player::One);
+    assert_eq!(game.to_move(top.parent()), Player::Two);
+    assert_eq!(top.parent().parent(), History::EMPTY);
+}
+
+#[test]
+fn histories_parse_in_both_forms_and_refuse_falling_bids() {
+    let game = Endgame::new(2, 1, 6, false).unwrap();
+    let h = game.history_of("15, 16,2x3").unwrap();
+    assert_eq!(game.history_text(h), "1x5,1x6,2x3");
+    assert_eq!(game.history_of(&game.history_text(h)).unwrap(), h);
+    assert_eq!(game.history_of("").unwrap(), History::EMPTY);
+    let err = game.history_of("16,15").unwrap_err().to_string();
+    assert!(err.contains("1x5 does not raise 1x6"), "{err}");
+    let err = game.history_of("4x2").unwrap_err().to_string();
+    assert!(err.contains("count must be 1 to 3"), "{err}");
+    assert!(game.history_of("abc").is_err());
+    assert!(game
+        .history_of("17")
+        .unwrap_err()
+        .to_string()
+        .contains("face"));
+}
+
+#[test]
+fn a_call_loses_for_the_caller_exactly_when_the_bid_holds() {
+    let game = Endgame::new(1, 1, 6, false).unwrap();
+    let (one, two) = (hand(game, Player::One, &[3]), hand(game, Player::Two, &[3]));
+    // Player 1 bids two threes, player 2 calls: the bid holds, 2 loses.
+    let h = game.history_of("2x3").unwrap();
+    assert_eq!(game.call_payoff(h, [&one, &two]), Some(1));
+    // Player 1 bids two fours: false, the caller (player 2) wins.
+    let h = game.history_of("2x4").unwrap();
+    assert_eq!(game.call_payoff(h, [&one, &two]), Some(-1));
+    // Player 2 raised to two fours and player 1 calls: false, 1 wins.
+    let h = game.history_of("1x3,2x4").unwrap();
+    assert_eq!(game.call_payoff(h, [&one, &two]), Some(1));
+    // ... to two threes: true, the caller (player 1) loses.
+    let h = game.history_of("1x2,2x3").unwrap();
+    assert_eq!(game.call_payoff(h, [&one, &two]), Some(-1));
+    assert_eq!(game.call_payoff(History::EMPTY, [&one, &two]), None);
+}
+
+#[test]
+fn ones_count_for_every_face_only_when_wild() {
+    let normal = Endgame::new(1, 1, 6, false).unwrap();
+    let wild = Endgame::new(1, 1, 6, true).unwrap();
+    let one = hand(normal, Player::One, &[1]);
+    let five = hand(normal, Player::Two, &[5]);
+    let h = normal.history_of("2x5").unwrap();
+    assert_eq!(normal.last_bid_true(h, [&one, &five]), Some(false));
+    let h = wild.history_of("2x5").unwrap();
+    assert_eq!(wild.last_bid_true(h, [&one, &five]), Some(true));
+    assert_eq!(one.matching(5, true), 1);
+    assert_eq!(one.matching(5, false), 0);
+}
+
+#[test]
+fn hands_are_multisets_weighted_by_their_rolls() {
+    let hands = Hands::new(2, 6);
+    assert_eq!(hands.len(), 21);
+    assert_eq!(hands.total_weight(), 36);
+    let pair = hands.index_of(&[4, 4]).unwrap();
+    let mixed = hands.index_of(&[5, 2]).unwrap();
+    assert_eq!((hands.weight(pair), hands.weight(mixed)), (1, 2));
+    assert_eq!(hands.hand(mixed).to_string(), "2,5");
+    assert_eq!(Hands::new(3, 4).total_weight(), 64);
+    assert_eq!(Hands::new(1, 6).len(), 6);
+    assert!(hands.index_of(&[7, 1]).is_err());
+    assert!(hands.index_of(&[1]).is_err());
+}
+
+#[test]
+fn rules_out_of_range_are_refused() {
+    assert!(Endgame::new(0, 1, 6, false).is_err());
+    assert!(Endgame::new(1, 1, 7, false).is_err());
+    assert!(Endgame::new(1, 1, 1, true).is_err());
+    assert!(Endgame::new(1, 1, 1, false).is_ok());
+    let err = Endgame::new(4, 4, 6, false).unwrap_err().to_string();
+    assert!(err.contains("48 bids"), "{err}");
+}
+
+#[test]
+fn reach_multiplies_own_bids_and_the_posterior_follows_bayes() {
+    let game = Endgame::new(1, 1, 2, false).unwrap();
+    let mut two = Strategy::zero(game, Player::Two);
+    let after_open = game.history_of("1x1").unwrap();
+    // Holding a 1, player 2 always raises to 1x2; holding a 2, half the time.
+    two.set(0, after_open, Action::Bid(1), 1.0);
+    two.set(1, after_open, Action::Bid(1), 0.5);
+    two.set(1, after_open, Action::Call, 0.5);
+    let raised = game.history_of("1x1,1x2").unwrap();
+    assert_eq!(two.reach(1, raised), 0.5);
+    assert_eq!(two.reach(1, after_open), 1.0);
+    let posterior = Posterior::of(&two, raised).unwrap();
+    assert!((posterior.probabilities[0] - 2.0 / 3.0).abs() < 1e-15);
+    assert!((posterior.reach - 0.75).abs() < 1e-15);
+    let never = game.history_of("1x1,2x1").unwrap();
+    assert!(Posterior::of(&two, never).is_none());
+    assert!(two.check(1e-12).is_err(), "other histories are unset");
+}
