@@ -67,6 +67,10 @@ struct BuildArgs {
     /// Solve every game afresh, neither reading nor writing the cache.
     #[arg(long)]
     no_cache: bool,
+    /// Also solve the larger Liar's Dice endgames (2v2, 3v1, 1v3; tens of
+    /// minutes), beyond the default three dice or fewer.
+    #[arg(long)]
+    endgame_frontier: bool,
 }
 
 fn run_build(args: BuildArgs, out: &mut impl Write) -> Result<()> {
@@ -81,6 +85,7 @@ fn run_build(args: BuildArgs, out: &mut impl Write) -> Result<()> {
         progress: !args.quiet,
         lp: args.lp,
         cache: (!args.no_cache).then_some(args.cache),
+        endgame_frontier: args.endgame_frontier,
     };
     let start = Instant::now();
     let reports = pipeline::build(&options)?;

@@ -18,4 +18,7 @@ pub struct BuildOptions {
     /// File of the Murder Plan solved-game cache (bincode; see
     /// [`crate::murder_plan::cache`]), or `None` to solve everything afresh.
     pub cache: Option<PathBuf>,
+    /// Also solve the larger Liar's Dice endgames
+    /// ([`crate::dice::endgame::build::frontier_games`]).
+    pub endgame_frontier: bool,
 }

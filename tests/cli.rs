@@ -348,10 +348,9 @@ fn commands_on_tables_end_quietly_when_the_reader_has_gone() {
 #[test]
 fn a_build_ends_quietly_when_the_reader_has_gone() {
     // A whole build, its summary printed to nobody. The shared build's game
-    // cache (a copy) spares it the Murder Plan LPs.
+    // caches (copies) spare it the Murder Plan and endgame LPs.
     let dir = tempfile::tempdir().unwrap();
-    let cache = dir.path().join("games.bin");
-    std::fs::copy(common::shared_set().cache(), &cache).unwrap();
+    let cache = common::shared_set().copy_caches_to(dir.path());
     let out = dir.path().join("tables");
     let cut = into_closed_pipe(&[
         "build",

@@ -299,8 +299,14 @@ fn every_game() -> (BTreeMap<String, Bytes>, usize) {
                 progress: false,
                 lp: LpBackend::Native,
                 cache: None,
+                endgame_frontier: false,
             };
             gametab::werewolf::build_tables(&options, &mut writer).unwrap();
+            let endgames = [
+                gametab_games::dice::endgame::Endgame::new(1, 1, 2, false).unwrap(),
+                gametab_games::dice::endgame::Endgame::new(1, 1, 3, true).unwrap(),
+            ];
+            gametab::dice::endgame::build::build(&endgames, &options, &mut writer).unwrap();
             writer.write_manifest(0.0).unwrap();
             (files(dir.path()), solvable)
         })
@@ -315,6 +321,7 @@ fn other_games_load_on_first_use_against_the_manifest() {
     tables.load_all().unwrap();
     let dice = tables.dice().unwrap();
     assert_eq!(dice.grid().max_players, 2);
+    assert_eq!(tables.dice_endgame().unwrap().len(), 2);
     assert_eq!(tables.cluedo().unwrap().len(), solvable);
     assert!(!tables.werewolf().unwrap().is_empty());
     let manifest = tables.manifest();

@@ -167,6 +167,7 @@ fn build_with(threads: usize, cache: Option<&Path>) -> (Vec<(String, Vec<u8>)>, 
         progress: false,
         lp: LpBackend::Native,
         cache: cache.map(Path::to_path_buf),
+        endgame_frontier: false,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

@@ -43,7 +43,7 @@ fn svg_texts(file: &Path) -> Vec<String> {
 #[test]
 fn build_publishes_every_plot_with_title_axes_and_legend() {
     let dir = tables();
-    let expected: [(&str, &[&str]); 5] = [
+    let expected: [(&str, &[&str]); 6] = [
         (
             "plots/murder_plan_win_rates.svg",
             &[
@@ -98,6 +98,16 @@ fn build_publishes_every_plot_with_title_axes_and_legend() {
                 "published values (bid 5 fives)",
             ],
         ),
+        (
+            "plots/dice_endgame_posteriors.svg",
+            &[
+                "Liar's Dice endgame 1v1, six sides: what the opening bid says",
+                "probability that player 1's die matches the bid",
+                "prior (reliability 0)",
+                "reliability model, rel = 2",
+                "equilibrium posterior (bids the equilibrium opens with)",
+            ],
+        ),
     ];
     assert_eq!(
         plot_files(),
@@ -121,7 +131,7 @@ fn build_publishes_every_plot_with_title_axes_and_legend() {
         .unwrap()
         .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
         .collect();
-    assert_eq!(published.len(), 5, "{published:?}");
+    assert_eq!(published.len(), 6, "{published:?}");
 }
 
 /// A copy of the table files (not the plots) of the shared set.

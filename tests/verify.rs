@@ -96,7 +96,14 @@ fn a_clean_set_verifies_and_the_cli_agrees() {
     let tables = common::built_tables();
     let report = run_verify(tables);
     assert!(report.is_ok(), "{report}");
-    assert_eq!(report.files.len(), 11, "manifest and ten tables");
+    assert_eq!(report.files.len(), 14, "manifest and thirteen tables");
+    // The endgame tables are checked whole: every row rebuilt from the
+    // stored strategies after the certificate ran again.
+    for schema in dice::schema::ENDGAME {
+        let check = report.file(schema.file).unwrap();
+        assert_eq!(check.rows_checked, check.rows_total, "{}", schema.file);
+        assert!(check.rows_total > 0, "{}", schema.file);
+    }
     for file in murder_plan::schema::ALL.map(|s| s.file) {
         let check = report.file(file).unwrap();
         assert_eq!(check.rows_checked, check.rows_total, "{file}");
@@ -118,7 +125,7 @@ fn a_clean_set_verifies_and_the_cli_agrees() {
     assert!(ok, "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["sample"], 10);
-    assert_eq!(json["files"].as_array().unwrap().len(), 11);
+    assert_eq!(json["files"].as_array().unwrap().len(), 14);
 }
 
 #[test]
@@ -252,6 +259,68 @@ fn swapped_files_are_named() {
     }
 }
 
+#[test]
+fn changed_endgame_rows_are_named() {
+    let (_keep, dir) = fresh_copy();
+    // A posterior 1e-6 off: the rebuilt table names its row.
+    let posteriors = dice::schema::ENDGAME_POSTERIORS;
+    rewrite(&dir, &posteriors, |data| {
+        let p = f64_column(data, "probability");
+        p[0] += if p[0] > 0.5 { -1e-6 } else { 1e-6 };
+    });
+    // In the strategy table, 0.01 moved between the two first actions of
+    // an information set on the equilibrium path (the sum stays 1, so the
+    // loader accepts it): the certificate run again no longer matches.
+    let strategy = dice::schema::ENDGAME_STRATEGY;
+    let data = read_table(&dir, &strategy);
+    let key = |row: usize| {
+        let text = |name: &str| data.strings(name).unwrap()[row].to_string();
+        let int = |name: &str| data.i32s(name).unwrap()[row];
+        (
+            (
+                int("dice_one"),
+                int("dice_two"),
+                int("sides"),
+                text("rules"),
+            ),
+            (int("player"), text("hand"), text("history")),
+        )
+    };
+    let on_path = data.bools("on_path").unwrap();
+    let probability = data.f64s("probability").unwrap();
+    let row = (0..data.rows() - 1)
+        .find(|&r| {
+            on_path[r]
+                && key(r) == key(r + 1)
+                && probability[r] > 0.05
+                && probability[r + 1] > 0.05
+                && key(r).0 .2 >= 4
+        })
+        .expect("a mixed information set on the path");
+    rewrite(&dir, &strategy, |data| {
+        let p = f64_column(data, "probability");
+        p[row] -= 0.01;
+        p[row + 1] += 0.01;
+    });
+    Tables::open(&dir).expect("well-formed files");
+    let report = run_verify(&dir);
+    assert!(!report.is_ok());
+    let found = findings_of(&report, posteriors.file);
+    assert!(
+        found
+            .iter()
+            .any(|f| f.row == Some(0) && f.column == "probability"),
+        "{report}"
+    );
+    let values = findings_of(&report, dice::schema::ENDGAME_VALUES.file);
+    assert!(
+        values
+            .iter()
+            .any(|f| f.column.starts_with("best_response") || f.column == "exploitability"),
+        "{report}"
+    );
+}
+
 /// The first sampled row of a table under the default sampling.
 fn sampled_row(schema: &TableSchema, rows: usize) -> usize {
     sample_rows(schema.name, rows, DEFAULT_SAMPLE, DEFAULT_SEED)[0]
@@ -324,11 +393,10 @@ fn an_interrupted_build_leaves_the_previous_set_untouched() {
     let (parent, dir) = fresh_copy();
     let before: Vec<(String, Vec<u8>)> = files_of(&dir);
     let staging = parent.path().join(".tables.staging");
-    // The shared build's game cache spares these builds the Murder Plan
-    // LPs (cached games are certified again, so the tables are the same);
+    // The shared build's caches spare these builds the Murder Plan and
+    // endgame LPs (cached games are certified again, so the tables are the same);
     // a copy, as a killed build may be saving it.
-    let cache = parent.path().join("games.bin");
-    std::fs::copy(common::shared_set().cache(), &cache).unwrap();
+    let cache = common::shared_set().copy_caches_to(parent.path());
     // Kill the build as soon as it has started writing, and again once it
     // has written a table file into the staging directory.
     for wait_for_table in [false, true] {
@@ -388,7 +456,7 @@ fn an_interrupted_build_leaves_the_previous_set_untouched() {
     siblings.sort();
     assert_eq!(
         siblings,
-        ["games.bin", "tables"],
+        ["dice_endgame_games.bin", "games.bin", "tables"],
         "staging or previous set left behind"
     );
 }

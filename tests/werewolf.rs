@@ -98,6 +98,7 @@ fn build(threads: usize) -> (tempfile::TempDir, Vec<u8>) {
         progress: false,
         lp: Default::default(),
         cache: None,
+        endgame_frontier: false,
     };
     let mut writer = TableWriter::new(dir.path()).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()

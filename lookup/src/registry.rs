@@ -55,7 +55,7 @@ pub const GAMES: [GameTables; 4] = [
     GameTables {
         id: GameId::LiarsDice,
         name: "liars dice",
-        schemas: &crate::dice::schema::ALL,
+        schemas: &crate::dice::schema::EVERY,
     },
 ];
 

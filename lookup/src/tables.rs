@@ -20,7 +20,7 @@ use bytes::Bytes;
 use crate::cluedo::schema::FEW_CANDIDATES;
 use crate::cluedo::FewCandidatesTable;
 use crate::dice::schema as dice_schema;
-use crate::dice::DiceTables;
+use crate::dice::{DiceTables, EndgameTables};
 use crate::error::{Error, Result};
 use crate::io::blake2_hex;
 use crate::manifest::{Manifest, MANIFEST_FILE};
@@ -70,6 +70,7 @@ pub struct Tables {
     manifest: Manifest,
     murder_plan: OnceLock<MurderPlanTables>,
     dice: OnceLock<DiceTables>,
+    dice_endgame: OnceLock<EndgameTables>,
     cluedo: OnceLock<FewCandidatesTable>,
     werewolf: OnceLock<EarlyGameTable>,
 }
@@ -134,6 +135,7 @@ impl Tables {
             manifest,
             murder_plan: OnceLock::new(),
             dice: OnceLock::new(),
+            dice_endgame: OnceLock::new(),
             cluedo: OnceLock::new(),
             werewolf: OnceLock::new(),
         })
@@ -187,6 +189,21 @@ impl Tables {
         })
     }
 
+    /// The Liar's Dice endgame tables: values and strategies (loaded on
+    /// first use; the posterior table is recomputed from the strategies).
+    ///
+    /// # Errors
+    /// As [`Tables::open`] for the two files, and
+    /// [`EndgameTables::from_bytes`].
+    pub fn dice_endgame(&self) -> Result<&EndgameTables> {
+        get_or_load(&self.dice_endgame, || {
+            EndgameTables::from_bytes(
+                self.file(dice_schema::ENDGAME_VALUES.file)?,
+                self.file(dice_schema::ENDGAME_STRATEGY.file)?,
+            )
+        })
+    }
+
     /// The Cluedo few-candidates table (loaded on first use).
     ///
     /// # Errors
@@ -217,7 +234,7 @@ impl Tables {
             GameId::MurderPlan => self.murder_plan().map(drop),
             GameId::Cluedo => self.cluedo().map(drop),
             GameId::Werewolf => self.werewolf().map(drop),
-            GameId::LiarsDice => self.dice().map(drop),
+            GameId::LiarsDice => self.dice().and_then(|_| self.dice_endgame()).map(drop),
         }
     }
 

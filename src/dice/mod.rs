@@ -4,6 +4,7 @@
 //! `cli` is the `gametab dice` subcommand.
 
 pub mod cli;
+pub mod endgame;
 pub mod rows;
 
 use std::time::Instant;
@@ -28,10 +29,16 @@ pub const GAME: GameBuild = GameBuild {
     id: GameId::LiarsDice,
     build: build_tables,
     verify: crate::verify::dice::check,
-    plots: &[Plot {
-        file: "dice_raw_vs_corrected.svg",
-        draw: crate::plots::dice_raw_vs_corrected,
-    }],
+    plots: &[
+        Plot {
+            file: "dice_raw_vs_corrected.svg",
+            draw: crate::plots::dice_raw_vs_corrected,
+        },
+        Plot {
+            file: "dice_endgame_posteriors.svg",
+            draw: crate::plots::dice_endgame_posteriors,
+        },
+    ],
     commands: &[GameCommand {
         name: "dice",
         command: || {
@@ -39,8 +46,17 @@ pub const GAME: GameBuild = GameBuild {
                 "dice",
                 "Liar's Dice: odds of a standing bid, the bidder's posterior and advice",
             )
+            .subcommand(command_of::<endgame::cli::EndgameArgs>(
+                "endgame",
+                "The exact equilibrium of a two-player endgame: value, my moves, the opponent's hand",
+            ))
+            .subcommand_negates_reqs(true)
+            .args_conflicts_with_subcommands(true)
         },
-        run: |m, out| cli::run(parse(m)?, &mut { out }),
+        run: |m, out| match m.subcommand() {
+            Some(("endgame", sub)) => endgame::cli::run(parse(sub)?, out),
+            _ => cli::run(parse(m)?, &mut { out }),
+        },
     }],
 };
 
@@ -50,8 +66,14 @@ pub const GAME: GameBuild = GameBuild {
 ///
 /// # Errors
 /// A table that cannot be encoded or written.
-pub fn build_tables(_options: &BuildOptions, writer: &mut TableWriter) -> Result<Vec<String>> {
-    build_tables_on(&DiceGrid::default(), writer)
+pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<Vec<String>> {
+    let mut lines = build_tables_on(&DiceGrid::default(), writer)?;
+    let mut games = endgame::build::default_games();
+    if options.endgame_frontier {
+        games.extend(endgame::build::frontier_games());
+    }
+    lines.extend(endgame::build::build(&games, options, writer)?);
+    Ok(lines)
 }
 
 /// Build the three tables on `grid` and return one summary line per table.

@@ -9,6 +9,7 @@
 //! listed in `manifest.json`, which covers tables.
 
 mod chart;
+mod endgame;
 mod games;
 
 use std::path::Path;
@@ -19,6 +20,7 @@ use gametab_lookup::Tables;
 use crate::registry::{Plot, BUILDS};
 
 pub use chart::{LegendCorner, LineChart, Series, Stroke};
+pub use endgame::{dice_endgame_posteriors, ENDGAME_CASE};
 pub use games::{
     cluedo_exact_vs_heuristic, cluedo_heuristic_error, dice_raw_vs_corrected,
     murder_plan_win_rate_spread, murder_plan_win_rates,

@@ -223,5 +223,7 @@ pub fn check(loaded: &LoadedFiles, sampling: &Sampling) -> Vec<TableCheck> {
             }
         }
     }
-    vec![bids, posteriors, decisions]
+    let mut checks = vec![bids, posteriors, decisions];
+    checks.extend(super::dice_endgame::check(loaded));
+    checks
 }

@@ -14,6 +14,7 @@
 pub mod cli;
 pub mod cluedo;
 pub mod dice;
+pub mod dice_endgame;
 pub mod files;
 pub mod murder_plan;
 pub mod report;

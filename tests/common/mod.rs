@@ -24,9 +24,9 @@
 //!
 //! The set is read-only: a test that changes files works on
 //! [`copy_of_tables`]. Beside the set lie the build's standard output
-//! (`build-summary.txt`) and the game cache it filled (`games.bin`), which
-//! lets end-to-end tests run further `gametab build`s without solving the
-//! Murder Plan again (cached games are certified again, never trusted).
+//! (`build-summary.txt`) and the caches it filled (`games.bin` and
+//! `dice_endgame_games.bin`), which let end-to-end tests run further
+//! `gametab build`s without solving the Murder Plan or the endgames again (cached games are certified again, never trusted).
 
 #![allow(dead_code)] // Each test binary uses its own part of this module.
 
@@ -45,6 +45,10 @@ pub const SUMMARY_FILE: &str = "build-summary.txt";
 
 /// File name of the game cache the shared build filled, beside `tables/`.
 pub const CACHE_FILE: &str = "games.bin";
+
+/// File name of the endgame cache the shared build filled, beside the game
+/// cache (`gametab build` derives it from `--cache`).
+pub const ENDGAME_CACHE_FILE: &str = "dice_endgame_games.bin";
 
 /// A built set and what its build left beside it.
 pub struct SharedSet {
@@ -70,8 +74,25 @@ impl SharedSet {
         self.root.join(CACHE_FILE)
     }
 
+    /// The Liar's Dice endgame cache the build filled (beside the game
+    /// cache, as `gametab build` places it).
+    pub fn endgame_cache(&self) -> PathBuf {
+        self.root.join(ENDGAME_CACHE_FILE)
+    }
+
+    /// Copy both caches into `dir` (as `games.bin` and its endgame
+    /// sibling), so that a further build there solves neither the Murder
+    /// Plan nor the endgames again; returns the `--cache` path.
+    pub fn copy_caches_to(&self, dir: &Path) -> PathBuf {
+        let cache = dir.join(CACHE_FILE);
+        fs::copy(self.cache(), &cache).expect("copy the game cache");
+        fs::copy(self.endgame_cache(), dir.join(ENDGAME_CACHE_FILE))
+            .expect("copy the endgame cache");
+        cache
+    }
+
     /// The directory holding `tables/` (nothing else of the build's lies
-    /// in it but the summary and the cache).
+    /// in it but the summary and the two caches).
     pub fn root(&self) -> &Path {
         &self.root
     }

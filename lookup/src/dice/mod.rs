@@ -3,10 +3,12 @@
 //! [`DiceTables`], which loads them and answers questions, computing with
 //! the engine of `gametab_games::dice` what lies off the grid.
 
+pub mod endgame;
 mod grid_params;
 mod index;
 pub mod schema;
 mod tables;
 
+pub use endgame::{EndgamePoint, EndgameTables, StoredEndgame};
 pub use grid_params::{grid_from_params, grid_params};
 pub use tables::{Answer, BidTable, DecisionTable, DiceTables, PosteriorTable, Source};

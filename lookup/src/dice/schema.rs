@@ -70,3 +70,84 @@ pub const DECISIONS: TableSchema = TableSchema {
 
 /// The three tables, in build order.
 pub const ALL: [TableSchema; 3] = [BID_PROBABILITIES, BIDDER_POSTERIORS, DECISIONS];
+
+/// Endgame values: one row per endgame (player 1's dice, player 2's dice,
+/// sides, rules), solved exactly by the sequence-form LP and certified.
+pub const ENDGAME_VALUES: TableSchema = TableSchema {
+    name: "dice_endgame_values",
+    file: "dice_endgame_values.parquet",
+    version: 1,
+    columns: &[
+        col("dice_one", Int32),
+        col("dice_two", Int32),
+        col("sides", Int32),
+        col("rules", Utf8),
+        col("value", Float64),
+        col("value_exact", Utf8),
+        col("exploitability", Float64),
+        col("best_response_one", Float64),
+        col("best_response_two", Float64),
+        col("lp_rows", Int64),
+        col("lp_columns", Int64),
+        col("lp_nonzeros", Int64),
+    ],
+    key_columns: 4,
+};
+
+/// Endgame strategies: one row per (game, player, hand, bid history,
+/// action) with a positive equilibrium probability; every information set of
+/// every player has at least one row, and an action without a row has
+/// probability 0.
+pub const ENDGAME_STRATEGY: TableSchema = TableSchema {
+    name: "dice_endgame_strategy",
+    file: "dice_endgame_strategy.parquet",
+    version: 1,
+    columns: &[
+        col("dice_one", Int32),
+        col("dice_two", Int32),
+        col("sides", Int32),
+        col("rules", Utf8),
+        col("player", Int32),
+        col("hand", Utf8),
+        col("history", Utf8),
+        col("action", Utf8),
+        col("probability", Float64),
+        col("reach", Float64),
+        col("on_path", Bool),
+    ],
+    key_columns: 8,
+};
+
+/// Endgame posteriors: one row per (game, viewer, bid history, opponent's
+/// hand) for every history the opponent reaches with positive equilibrium
+/// probability.
+pub const ENDGAME_POSTERIORS: TableSchema = TableSchema {
+    name: "dice_endgame_posteriors",
+    file: "dice_endgame_posteriors.parquet",
+    version: 1,
+    columns: &[
+        col("dice_one", Int32),
+        col("dice_two", Int32),
+        col("sides", Int32),
+        col("rules", Utf8),
+        col("viewer", Int32),
+        col("history", Utf8),
+        col("opponent_hand", Utf8),
+        col("probability", Float64),
+    ],
+    key_columns: 7,
+};
+
+/// The three endgame tables, in build order.
+pub const ENDGAME: [TableSchema; 3] = [ENDGAME_VALUES, ENDGAME_STRATEGY, ENDGAME_POSTERIORS];
+
+/// Every Liar's Dice table, in build order: the three of the reliability
+/// model, then the endgame's.
+pub const EVERY: [TableSchema; 6] = [
+    BID_PROBABILITIES,
+    BIDDER_POSTERIORS,
+    DECISIONS,
+    ENDGAME_VALUES,
+    ENDGAME_STRATEGY,
+    ENDGAME_POSTERIORS,
+];

@@ -1,0 +1,242 @@
+//! On-disk cache of solved endgames, so a rerun of `gametab build` skips the
+//! LPs. Like the Murder Plan cache it is never trusted: every cached game is
+//! certified again by the best-response walk before use, and a file that is
+//! unreadable, corrupt, of another version or for another solver is ignored
+//! with a warning.
+//!
+//! # File format (version 1)
+//!
+//! | bytes | field                                                       |
+//! |-------|-------------------------------------------------------------|
+//! | 8     | magic `b"GAMETABE"`                                         |
+//! | 4     | format version, `u32` little-endian ([`FORMAT_VERSION`])    |
+//! | 8     | payload length `P`, `u64` little-endian                     |
+//! | `P`   | payload: one [`CacheFile`], bincode 2 standard configuration |
+//! | 32    | BLAKE2b-256 of every byte before it                         |
+//!
+//! The payload holds the fingerprint (generator version and LP options) and
+//! the games in key order, each with its LP value, sizes and both
+//! strategies as `(hand, history bits, action, probability)` entries of
+//! positive probability (action 0 is the call, `b + 1` the bid `b`). Floats
+//! are their 8 IEEE-754 bytes, so a strategy round-trips bit for bit.
+
+use std::fs;
+use std::path::Path;
+
+use anyhow::{bail, ensure, Context, Result};
+use bincode::{Decode, Encode};
+use blake2::digest::consts::U32;
+use blake2::{Blake2b, Digest};
+
+use gametab_games::dice::endgame::{Action, Endgame, History, Player, Strategy};
+
+use super::{certificate, exact_value, LpSize, SolvedEndgame};
+use crate::output::write_atomically;
+
+/// The first bytes of the file.
+pub const MAGIC: &[u8; 8] = b"GAMETABE";
+
+/// Version of the layout; files of another version are ignored.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// Largest file read (a cache of every default game is a few tens of MB).
+const MAX_FILE_BYTES: u64 = 1 << 32;
+
+const CHECKSUM_LEN: usize = 32;
+const HEADER_LEN: usize = 8 + 4 + 8;
+
+/// One cached game.
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub struct CachedGame {
+    /// Dice of player 1 and 2, sides, wild ones.
+    pub key: (u8, u8, u8, bool),
+    /// The LP's value.
+    pub value: f64,
+    /// LP rows, columns, nonzeros.
+    pub size: (u64, u64, u64),
+    /// LPs solved.
+    pub lps: u32,
+    /// Each player's entries of positive probability.
+    pub strategies: [Vec<(u8, u32, u8, f64)>; 2],
+}
+
+/// The payload.
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub struct CacheFile {
+    /// What produced the games (generator version, LP options).
+    pub fingerprint: String,
+    /// The games, in key order.
+    pub games: Vec<CachedGame>,
+}
+
+fn checksum(bytes: &[u8]) -> [u8; CHECKSUM_LEN] {
+    Blake2b::<U32>::digest(bytes).into()
+}
+
+fn key_of(game: Endgame) -> (u8, u8, u8, bool) {
+    (
+        game.dice(Player::One),
+        game.dice(Player::Two),
+        game.sides(),
+        game.wild(),
+    )
+}
+
+impl CachedGame {
+    /// The cache entry of a solved game.
+    pub fn of(solved: &SolvedEndgame) -> CachedGame {
+        let entries = |s: &Strategy| {
+            s.positive()
+                .map(|(hand, h, a, p)| {
+                    let action = match a {
+                        Action::Call => 0,
+                        Action::Bid(b) => b + 1,
+                    };
+                    (hand as u8, h.0, action, p)
+                })
+                .collect()
+        };
+        CachedGame {
+            key: key_of(solved.game),
+            value: solved.value,
+            size: (solved.size.rows, solved.size.columns, solved.size.nonzeros),
+            lps: solved.lps,
+            strategies: [
+                entries(&solved.strategies[0]),
+                entries(&solved.strategies[1]),
+            ],
+        }
+    }
+
+    /// The game, certified afresh.
+    ///
+    /// # Errors
+    /// An entry outside the game, a strategy that does not sum to 1, or a
+    /// certificate above [`super::MAX_EXPLOITABILITY`].
+    pub fn restore(&self) -> Result<SolvedEndgame> {
+        let (a, b, sides, wild) = self.key;
+        let game = Endgame::new(a, b, sides, wild)?;
+        let mut strategies = Player::BOTH.map(|p| Strategy::zero(game, p));
+        for (p, entries) in self.strategies.iter().enumerate() {
+            let strategy = &mut strategies[p];
+            let hands = game.hands(strategy.player()).len();
+            for &(hand, h, action, prob) in entries {
+                let history = History(h);
+                ensure!(
+                    usize::from(hand) < hands
+                        && (h as usize) < game.history_count()
+                        && game.to_move(history) == strategy.player(),
+                    "{game}: entry ({hand}, {h}) is not an information set of player {}",
+                    p + 1
+                );
+                let action = match action {
+                    0 => Action::Call,
+                    b => Action::Bid(b - 1),
+                };
+                ensure!(
+                    game.actions(history).any(|legal| legal == action),
+                    "{game}: action {action:?} is not legal after history {h}"
+                );
+                strategy.set(usize::from(hand), history, action, prob);
+            }
+            strategy.check(1e-9)?;
+        }
+        let cert = certificate::certify(&strategies[0], &strategies[1]);
+        if !cert.is_certified() {
+            bail!(
+                "{game}: the cached strategies do not certify (exploitability {:e})",
+                cert.exploitability()
+            );
+        }
+        Ok(SolvedEndgame {
+            game,
+            strategies,
+            value: self.value,
+            exact: exact_value(self.value, &cert),
+            certificate: cert,
+            size: LpSize {
+                rows: self.size.0,
+                columns: self.size.1,
+                nonzeros: self.size.2,
+            },
+            lps: self.lps,
+            built_in: Default::default(),
+            solved_in: Default::default(),
+        })
+    }
+}
+
+/// Load the cached games of `path` made with `fingerprint`: `Ok(None)` for a
+/// missing file.
+///
+/// # Errors
+/// A file that cannot be read, is too large, truncated, corrupt, of another
+/// version or of another fingerprint (the caller warns and solves afresh).
+pub fn load(path: &Path, fingerprint: &str) -> Result<Option<Vec<CachedGame>>> {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error).context("cannot read it"),
+    };
+    ensure!(
+        bytes.len() as u64 <= MAX_FILE_BYTES,
+        "larger than {MAX_FILE_BYTES} bytes"
+    );
+    ensure!(
+        bytes.len() >= HEADER_LEN + CHECKSUM_LEN,
+        "truncated ({} bytes)",
+        bytes.len()
+    );
+    ensure!(
+        bytes.starts_with(MAGIC),
+        "not an endgame cache (wrong magic bytes)"
+    );
+    let version = u32::from_le_bytes(bytes[8..12].try_into()?);
+    ensure!(
+        version == FORMAT_VERSION,
+        "format version {version}, this build reads version {FORMAT_VERSION}"
+    );
+    let (body, stored) = bytes.split_at(bytes.len() - CHECKSUM_LEN);
+    ensure!(
+        checksum(body) == stored,
+        "checksum mismatch (corrupt or truncated file)"
+    );
+    let payload_len = u64::from_le_bytes(body[12..20].try_into()?);
+    ensure!(
+        payload_len == (body.len() - HEADER_LEN) as u64,
+        "payload length does not match the file length"
+    );
+    let (file, read): (CacheFile, usize) =
+        bincode::decode_from_slice(&body[HEADER_LEN..], bincode::config::standard())
+            .context("malformed payload")?;
+    ensure!(read == body.len() - HEADER_LEN, "bytes after the payload");
+    ensure!(
+        file.fingerprint == fingerprint,
+        "built by another solver ({:?}, expected {fingerprint:?})",
+        file.fingerprint
+    );
+    Ok(Some(file.games))
+}
+
+/// Save `games` to `path` atomically.
+///
+/// # Errors
+/// The file cannot be encoded or written.
+pub fn save(path: &Path, fingerprint: &str, games: &[SolvedEndgame]) -> Result<()> {
+    let mut cached: Vec<CachedGame> = games.iter().map(CachedGame::of).collect();
+    cached.sort_by_key(|g| g.key);
+    let file = CacheFile {
+        fingerprint: fingerprint.to_owned(),
+        games: cached,
+    };
+    let payload = bincode::encode_to_vec(&file, bincode::config::standard())
+        .context("cannot encode the endgame cache")?;
+    let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len() + CHECKSUM_LEN);
+    bytes.extend_from_slice(MAGIC);
+    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
+    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(&payload);
+    let sum = checksum(&bytes);
+    bytes.extend_from_slice(&sum);
+    write_atomically(path, &bytes)
+}

@@ -1,0 +1,315 @@
+//! The sequence-form LP of an endgame (Koller, Megiddo and von Stengel),
+//! built sparse column by column and solved by HiGHS.
+//!
+//! For a maximiser `M` and his opponent `m`, with realisation plans `x`
+//! (of `M`) and `y` (of `m`), payoff matrix `A` over sequence pairs and
+//! realisation constraints `F x = f`, `E y = e`:
+//!
+//! ```text
+//! maximise   sum over m's root information sets J of v_J
+//! subject to F x = f,  x >= 0                      (one row per M infoset)
+//!            v_I(s) - sum_{J below s} v_J - (A^T x)_s <= 0
+//!                                                  (one row per m sequence s)
+//! ```
+//!
+//! with `v` free, one per information set of `m`. The objective is the game
+//! value to `M`, times the `s^(a+b)` rolls (the chance weights of `A` are
+//! the integer roll counts of the two hands, so `A` is integral). The duals
+//! of the `m`-sequence rows are `m`'s optimal realisation plan, so one LP
+//! gives both players; [`super::solve`] falls back to the LP of the other
+//! maximiser when the duals do not certify.
+//!
+//! Every (hand, history) of a player is one information set, and a player's
+//! sequence is identified by his hand and the history right after his last
+//! action (a bid), or by the history at which he called. Both realisation
+//! plans are returned in [`Strategy`]'s dense layout.
+
+use std::num::NonZeroU32;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, Context, Result};
+use highs::{ColProblem, HighsModelStatus, Model, Row, Sense};
+
+use gametab_games::dice::endgame::{Action, Endgame, Hands, History, Player, Strategy};
+
+/// What HiGHS is asked to do.
+#[derive(Debug, Clone, Copy)]
+pub struct LpOptions {
+    /// Threads HiGHS may use.
+    pub threads: u32,
+    /// HiGHS's `solver` option: `simplex`, `ipm` or `choose`.
+    pub method: &'static str,
+}
+
+impl Default for LpOptions {
+    /// One thread (the build solves games in parallel), dual simplex with
+    /// presolve (measured fastest on these LPs; see the module of
+    /// [`super`]).
+    fn default() -> LpOptions {
+        LpOptions {
+            threads: 1,
+            method: "simplex",
+        }
+    }
+}
+
+/// The LP's size.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct LpSize {
+    /// Constraints.
+    pub rows: u64,
+    /// Variables.
+    pub columns: u64,
+    /// Nonzero coefficients.
+    pub nonzeros: u64,
+}
+
+/// A solved LP: both realisation plans, the objective and the sizes.
+#[derive(Debug, Clone)]
+pub struct SolvedLp {
+    /// The maximiser's realisation plan (from the primal).
+    pub maximiser: Strategy,
+    /// The opponent's realisation plan (from the duals).
+    pub minimiser: Strategy,
+    /// The value of the game to the maximiser, as a probability-weighted
+    /// payoff (the objective divided by the rolls).
+    pub value: f64,
+    /// Size of the LP.
+    pub size: LpSize,
+    /// Time to build the LP.
+    pub built_in: Duration,
+    /// Time HiGHS took.
+    pub solved_in: Duration,
+}
+
+/// Dense `u32` index over (hand, history); `NONE` where nothing is indexed.
+struct Index {
+    histories: usize,
+    slots: Vec<u32>,
+}
+
+const NONE: u32 = u32::MAX;
+
+impl Index {
+    fn new(hands: usize, histories: usize) -> Index {
+        Index {
+            histories,
+            slots: vec![NONE; hands * histories],
+        }
+    }
+
+    fn get(&self, hand: usize, history: History) -> Option<u32> {
+        let slot = self.slots[hand * self.histories + history.0 as usize];
+        (slot != NONE).then_some(slot)
+    }
+
+    fn set(&mut self, hand: usize, history: History, value: u32) {
+        self.slots[hand * self.histories + history.0 as usize] = value;
+    }
+}
+
+/// Player `me`'s payoff of a call after `history` with the hands `mine`
+/// and `theirs`, times the two hands' roll counts.
+fn weighted_payoff(
+    game: Endgame,
+    me: Player,
+    history: History,
+    hands: [(&Hands, usize); 2],
+) -> f64 {
+    let [(my_hands, mine), (their_hands, theirs)] = hands;
+    let (one, two) = match me {
+        Player::One => (my_hands.hand(mine), their_hands.hand(theirs)),
+        Player::Two => (their_hands.hand(theirs), my_hands.hand(mine)),
+    };
+    let payoff = game
+        .call_payoff(history, [one, two])
+        .expect("a call follows a bid");
+    let sign = if me == Player::One { 1.0 } else { -1.0 };
+    sign * f64::from(payoff)
+        * f64::from(my_hands.weight(mine))
+        * f64::from(their_hands.weight(theirs))
+}
+
+/// Build and solve the LP of `game` with `maximiser` as the maximiser.
+///
+/// # Errors
+/// HiGHS refuses the model, or ends with any status but optimal.
+pub fn solve_lp(game: Endgame, maximiser: Player, options: LpOptions) -> Result<SolvedLp> {
+    let start = Instant::now();
+    let minimiser = maximiser.opponent();
+    let hands_max = game.hands(maximiser);
+    let hands_min = game.hands(minimiser);
+    let histories = game.history_count();
+    let all = || (0..histories as u32).map(History);
+    // A player's bid sequences end at histories whose parent he moved at;
+    // his call sequences and his information sets are the histories where he
+    // moves.
+    let moved_last = move |h: History, p: Player| !h.is_empty() && game.to_move(h.parent()) == p;
+    let moves_at = move |h: History, p: Player| game.to_move(h) == p;
+
+    let mut problem = ColProblem::default();
+    let mut size = LpSize::default();
+    // Rows of the maximiser's information sets.
+    let mut infoset_rows = Index::new(hands_max.len(), histories);
+    let mut rows: Vec<Row> = Vec::new();
+    for i in 0..hands_max.len() {
+        for h in all().filter(|&h| moves_at(h, maximiser)) {
+            let rhs = if h.len() < 2 { 1.0 } else { 0.0 };
+            infoset_rows.set(i, h, rows.len() as u32);
+            rows.push(problem.add_row(rhs..=rhs));
+        }
+    }
+    // Rows of the minimiser's sequences: bids, then calls.
+    let mut bid_rows = Index::new(hands_min.len(), histories);
+    let mut call_rows = Index::new(hands_min.len(), histories);
+    for j in 0..hands_min.len() {
+        for h in all() {
+            if moved_last(h, minimiser) {
+                bid_rows.set(j, h, rows.len() as u32);
+                rows.push(problem.add_row(..=0.0));
+            }
+            if moves_at(h, minimiser) && !h.is_empty() {
+                call_rows.set(j, h, rows.len() as u32);
+                rows.push(problem.add_row(..=0.0));
+            }
+        }
+    }
+    size.rows = rows.len() as u64;
+    let row = |index: u32| rows[index as usize];
+
+    // Columns of the maximiser's sequences: x(i, bid ending at g), x(i, call at h).
+    let mut bid_columns = Index::new(hands_max.len(), histories);
+    let mut call_columns = Index::new(hands_max.len(), histories);
+    let mut column = 0u32;
+    let mut entries: Vec<(Row, f64)> = Vec::new();
+    for i in 0..hands_max.len() {
+        for h in all() {
+            if moved_last(h, maximiser) {
+                entries.clear();
+                entries.push((
+                    row(infoset_rows.get(i, h.parent()).context("parent infoset")?),
+                    1.0,
+                ));
+                for action in game.actions(h) {
+                    match action {
+                        Action::Bid(b) => {
+                            let below = infoset_rows.get(i, h.then(b)).context("child infoset")?;
+                            entries.push((row(below), -1.0));
+                        }
+                        Action::Call => {
+                            for j in 0..hands_min.len() {
+                                let payoff = weighted_payoff(
+                                    game,
+                                    maximiser,
+                                    h,
+                                    [(&hands_max, i), (&hands_min, j)],
+                                );
+                                let call = call_rows.get(j, h).context("call row")?;
+                                entries.push((row(call), -payoff));
+                            }
+                        }
+                    }
+                }
+                size.nonzeros += entries.len() as u64;
+                problem.add_column(0.0, 0.0.., entries.iter().copied());
+                bid_columns.set(i, h, column);
+                column += 1;
+            }
+            if moves_at(h, maximiser) && !h.is_empty() {
+                entries.clear();
+                entries.push((row(infoset_rows.get(i, h).context("infoset")?), 1.0));
+                for j in 0..hands_min.len() {
+                    let payoff =
+                        weighted_payoff(game, maximiser, h, [(&hands_max, i), (&hands_min, j)]);
+                    let bid = bid_rows.get(j, h).context("bid row")?;
+                    entries.push((row(bid), -payoff));
+                }
+                size.nonzeros += entries.len() as u64;
+                problem.add_column(0.0, 0.0.., entries.iter().copied());
+                call_columns.set(i, h, column);
+                column += 1;
+            }
+        }
+    }
+    // Columns of the minimiser's information sets: v(j, h), free.
+    for j in 0..hands_min.len() {
+        for h in all().filter(|&h| moves_at(h, minimiser)) {
+            entries.clear();
+            for action in game.actions(h) {
+                let own = match action {
+                    Action::Call => call_rows.get(j, h),
+                    Action::Bid(b) => bid_rows.get(j, h.then(b)),
+                };
+                entries.push((row(own.context("own sequence row")?), 1.0));
+            }
+            let root = h.len() < 2;
+            if !root {
+                let parent = bid_rows.get(j, h.parent()).context("parent sequence row")?;
+                entries.push((row(parent), -1.0));
+            }
+            size.nonzeros += entries.len() as u64;
+            let cost = if root { 1.0 } else { 0.0 };
+            problem.add_column::<f64, _, _, _>(cost, .., entries.iter().copied());
+            column += 1;
+        }
+    }
+    size.columns = u64::from(column);
+    let built_in = start.elapsed();
+
+    let mut model = Model::try_new(problem)
+        .map_err(|status| anyhow::anyhow!("HiGHS refused the LP of {game}: {status:?}"))?;
+    model.make_quiet();
+    model.set_sense(Sense::Maximise);
+    model.set_threads(NonZeroU32::new(options.threads.max(1)).unwrap_or(NonZeroU32::MIN));
+    model.set_option("solver", options.method);
+    model.set_option("primal_feasibility_tolerance", 1e-10);
+    model.set_option("dual_feasibility_tolerance", 1e-10);
+    let solving = Instant::now();
+    let solved = model
+        .try_solve()
+        .map_err(|status| anyhow::anyhow!("HiGHS failed on the LP of {game}: {status:?}"))?;
+    let solved_in = solving.elapsed();
+    if solved.status() != HighsModelStatus::Optimal {
+        bail!("the LP of {game} ended {:?}, not optimal", solved.status());
+    }
+    let rolls = f64::from(hands_max.total_weight()) * f64::from(hands_min.total_weight());
+    let value = solved.objective_value() / rolls;
+    let solution = solved.get_solution();
+    let primal = solution.columns();
+    let duals = solution.dual_rows();
+
+    let mut max_plan = Strategy::zero(game, maximiser);
+    for i in 0..hands_max.len() {
+        for h in all().filter(|&h| moves_at(h, maximiser)) {
+            for action in game.actions(h) {
+                let column = match action {
+                    Action::Call => call_columns.get(i, h),
+                    Action::Bid(b) => bid_columns.get(i, h.then(b)),
+                };
+                let weight = primal[column.context("sequence column")? as usize];
+                max_plan.set(i, h, action, weight);
+            }
+        }
+    }
+    let mut min_plan = Strategy::zero(game, minimiser);
+    for j in 0..hands_min.len() {
+        for h in all().filter(|&h| moves_at(h, minimiser)) {
+            for action in game.actions(h) {
+                let own = match action {
+                    Action::Call => call_rows.get(j, h),
+                    Action::Bid(b) => bid_rows.get(j, h.then(b)),
+                };
+                let weight = duals[own.context("sequence row")? as usize].abs();
+                min_plan.set(j, h, action, weight);
+            }
+        }
+    }
+    Ok(SolvedLp {
+        maximiser: max_plan,
+        minimiser: min_plan,
+        value,
+        size,
+        built_in,
+        solved_in,
+    })
+}

@@ -1,0 +1,198 @@
+//! The exact equilibrium of the two-player Liar's Dice endgame
+//! (`shared/specs/liars-dice-endgame.md`): one sequence-form LP per game
+//! solved by HiGHS ([`lp`]), behaviour strategies recovered from both
+//! realisation plans, an independent best-response certificate
+//! ([`certificate`]) that every stored game passes at <= 1e-9, and the value
+//! recovered as a fraction.
+//!
+//! The rules and strategies are the games crate's
+//! ([`gametab_games::dice::endgame`]); the tables are written by [`rows`]
+//! and cached between builds by [`cache`].
+
+pub mod build;
+pub mod cache;
+pub mod certificate;
+pub mod cli;
+pub mod lp;
+pub mod rows;
+
+use std::fmt;
+use std::time::Duration;
+
+use anyhow::{bail, Result};
+
+use gametab_games::dice::endgame::{Endgame, Player, Strategy};
+
+pub use certificate::Certificate;
+pub use lp::{LpOptions, LpSize};
+
+/// Most exploitability a stored game may have.
+pub const MAX_EXPLOITABILITY: f64 = 1e-9;
+
+/// Largest denominator tried when recovering the exact value.
+pub const MAX_DENOMINATOR: u64 = 1_000_000;
+
+/// How far the recovered fraction may lie from the LP's value.
+pub const FRACTION_TOLERANCE: f64 = 1e-12;
+
+/// A fraction in lowest terms with a positive denominator.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Fraction {
+    /// The numerator (carries the sign).
+    pub numerator: i64,
+    /// The denominator, at least 1.
+    pub denominator: u64,
+}
+
+impl Fraction {
+    /// Its value as a float.
+    pub fn value(self) -> f64 {
+        self.numerator as f64 / self.denominator as f64
+    }
+
+    /// The fraction with the smallest denominator up to `max_denominator`
+    /// that lies within `tolerance` of `x`, by the continued fraction of `x`
+    /// (its convergents are the best approximations); `None` if there is
+    /// none.
+    pub fn near(x: f64, max_denominator: u64, tolerance: f64) -> Option<Fraction> {
+        if !x.is_finite() {
+            return None;
+        }
+        // Convergents h/k of the continued fraction of |x|.
+        let (sign, mut rest) = (if x < 0.0 { -1 } else { 1 }, x.abs());
+        let (mut h_prev, mut h) = (1i128, rest.floor() as i128);
+        let (mut k_prev, mut k) = (0i128, 1i128);
+        loop {
+            let candidate = h as f64 / k as f64;
+            if (candidate - x.abs()).abs() <= tolerance {
+                let gcd = gcd(h.unsigned_abs(), k.unsigned_abs()).max(1);
+                return Some(Fraction {
+                    numerator: sign * (h / gcd as i128) as i64,
+                    denominator: (k / gcd as i128) as u64,
+                });
+            }
+            let fraction = rest - rest.floor();
+            if fraction <= 0.0 {
+                return None;
+            }
+            rest = 1.0 / fraction;
+            let a = rest.floor() as i128;
+            (h_prev, h) = (h, a * h + h_prev);
+            (k_prev, k) = (k, a * k + k_prev);
+            if k > i128::from(max_denominator) || k <= 0 {
+                return None;
+            }
+        }
+    }
+
+    /// Parse `p/q` or an integer.
+    pub fn parse(text: &str) -> Option<Fraction> {
+        let (n, d) = text.split_once('/').unwrap_or((text, "1"));
+        let numerator = n.trim().parse().ok()?;
+        let denominator: u64 = d.trim().parse().ok()?;
+        (denominator > 0).then_some(Fraction {
+            numerator,
+            denominator,
+        })
+    }
+}
+
+fn gcd(a: u128, b: u128) -> u128 {
+    if b == 0 {
+        a
+    } else {
+        gcd(b, a % b)
+    }
+}
+
+impl fmt::Display for Fraction {
+    /// `p/q`, or `p` when `q` is 1.
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.denominator == 1 {
+            write!(f, "{}", self.numerator)
+        } else {
+            write!(f, "{}/{}", self.numerator, self.denominator)
+        }
+    }
+}
+
+/// A solved, certified endgame.
+#[derive(Debug, Clone)]
+pub struct SolvedEndgame {
+    /// The game.
+    pub game: Endgame,
+    /// Both behaviour strategies, player 1's first.
+    pub strategies: [Strategy; 2],
+    /// Player 1's expected payoff under the LP's optimum.
+    pub value: f64,
+    /// The value as a fraction, when one with a denominator up to
+    /// [`MAX_DENOMINATOR`] lies within [`FRACTION_TOLERANCE`] of it.
+    pub exact: Option<Fraction>,
+    /// The best-response certificate of the stored strategies.
+    pub certificate: Certificate,
+    /// Size of the (first) LP.
+    pub size: LpSize,
+    /// LPs solved (1, or 2 when the duals did not certify).
+    pub lps: u32,
+    /// Time spent building LPs.
+    pub built_in: Duration,
+    /// Time spent in HiGHS.
+    pub solved_in: Duration,
+}
+
+/// Solve `game`: the LP with player 1 maximising, player 2's strategy from
+/// its duals (from player 2's own LP if those do not certify), both turned
+/// into behaviour strategies, unreached information sets filled with a best
+/// response, certified.
+///
+/// # Errors
+/// HiGHS fails, or the certificate is above [`MAX_EXPLOITABILITY`] even
+/// after the second LP.
+pub fn solve(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
+    let first = lp::solve_lp(game, Player::One, options)?;
+    let mut one = certificate::behaviour(&first.maximiser);
+    let mut two = certificate::behaviour(&first.minimiser);
+    let (mut built_in, mut solved_in, mut lps) = (first.built_in, first.solved_in, 1);
+    certificate::best_response(&two, Some(&mut one));
+    certificate::best_response(&one, Some(&mut two));
+    let mut cert = certificate::certify(&one, &two);
+    if cert.exploitability() > MAX_EXPLOITABILITY * 1e-2 {
+        let second = lp::solve_lp(game, Player::Two, options)?;
+        built_in += second.built_in;
+        solved_in += second.solved_in;
+        lps += 1;
+        two = certificate::behaviour(&second.maximiser);
+        certificate::best_response(&one, Some(&mut two));
+        cert = certificate::certify(&one, &two);
+    }
+    if !cert.is_certified() {
+        bail!(
+            "{game}: the equilibrium does not certify (exploitability {:e} > {MAX_EXPLOITABILITY:e})",
+            cert.exploitability()
+        );
+    }
+    let exact = exact_value(first.value, &cert);
+    Ok(SolvedEndgame {
+        game,
+        strategies: [one, two],
+        value: first.value,
+        exact,
+        certificate: cert,
+        size: first.size,
+        lps,
+        built_in,
+        solved_in,
+    })
+}
+
+/// The fraction within [`FRACTION_TOLERANCE`] of `value` and inside the
+/// certificate's bracket, if any.
+pub fn exact_value(value: f64, cert: &Certificate) -> Option<Fraction> {
+    let fraction = Fraction::near(value, MAX_DENOMINATOR, FRACTION_TOLERANCE)?;
+    let v = fraction.value();
+    (v >= cert.lower - FRACTION_TOLERANCE && v <= cert.upper + FRACTION_TOLERANCE)
+        .then_some(fraction)
+}
+
+#[cfg(test)]
+mod tests;

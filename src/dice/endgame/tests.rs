@@ -1,0 +1,211 @@
+//! The published values, exactly, and the certificate on every small game.
+
+use super::*;
+use gametab_games::dice::endgame::{Action, History};
+
+fn solved(a: u8, b: u8, sides: u8, wild: bool) -> SolvedEndgame {
+    let game = Endgame::new(a, b, sides, wild).unwrap();
+    solve(game, LpOptions::default()).unwrap()
+}
+
+fn check(a: u8, b: u8, wild: bool, first_sides: u8, published: &[&str]) {
+    for (k, text) in published.iter().enumerate() {
+        let sides = first_sides + k as u8;
+        let s = solved(a, b, sides, wild);
+        assert_eq!(s.exact, Fraction::parse(text), "{}", s.game);
+        assert!(s.certificate.exploitability() <= MAX_EXPLOITABILITY);
+    }
+}
+
+#[test]
+fn one_die_each_reproduces_the_published_values() {
+    check(1, 1, false, 1, &["1", "0", "-1/9", "-1/8", "-3/25", "-1/9"]);
+    check(1, 1, true, 2, &["1", "1/3", "0", "0", "-7/327"]);
+}
+
+/// The three-dice games up to four sides (a few seconds); the five-sided
+/// ones are checked on the built tables (`tests/dice_endgame.rs`).
+#[test]
+fn three_dice_reproduce_the_published_values() {
+    check(2, 1, false, 1, &["1", "1/4", "1/9", "345/1696"]);
+    check(2, 1, true, 2, &["1", "1/3", "1/4"]);
+    check(1, 2, false, 1, &["1", "0", "-1/27", "-1/8"]);
+    check(1, 2, true, 2, &["1", "-1/27", "-1/32"]);
+}
+
+/// Call `visit` with every pure strategy of `player` in `game`, by an
+/// odometer over the actions of each of his (hand, history); returns how
+/// many there were.
+fn for_each_pure(game: Endgame, player: Player, mut visit: impl FnMut(&Strategy)) -> usize {
+    let infosets: Vec<(usize, History, Vec<Action>)> = (0..game.hands(player).len())
+        .flat_map(|i| {
+            (0..game.history_count() as u32)
+                .map(History)
+                .filter(move |&h| game.to_move(h) == player)
+                .map(move |h| (i, h, game.actions(h).collect()))
+        })
+        .collect();
+    let mut choice = vec![0; infosets.len()];
+    let mut count = 0;
+    loop {
+        let mut s = Strategy::zero(game, player);
+        for ((i, h, actions), &c) in infosets.iter().zip(&choice) {
+            s.set(*i, *h, actions[c], 1.0);
+        }
+        visit(&s);
+        count += 1;
+        let mut k = 0;
+        loop {
+            if k == choice.len() {
+                return count;
+            }
+            choice[k] += 1;
+            if choice[k] < infosets[k].2.len() {
+                break;
+            }
+            choice[k] = 0;
+            k += 1;
+        }
+    }
+}
+
+#[test]
+fn best_responses_equal_the_best_pure_strategy_by_brute_force() {
+    for (sides, wild) in [(2, false), (3, true)] {
+        let game = Endgame::new(1, 1, sides, wild).unwrap();
+        let solved = solve(game, LpOptions::default()).unwrap();
+        let [one, two] = &solved.strategies;
+        let (mut best_one, mut best_two) = (f64::NEG_INFINITY, f64::INFINITY);
+        let ones = for_each_pure(game, Player::One, |s| {
+            best_one = best_one.max(certificate::pair_value(s, two));
+        });
+        let twos = for_each_pure(game, Player::Two, |s| {
+            best_two = best_two.min(certificate::pair_value(one, s));
+        });
+        assert!(ones >= 48 * 48 && twos >= 48 * 48, "{ones} {twos}");
+        let cert = certificate::certify(one, two);
+        assert!(
+            (cert.upper - best_one).abs() < 1e-12,
+            "{game}: {} vs {best_one}",
+            cert.upper
+        );
+        assert!(
+            (cert.lower - best_two).abs() < 1e-12,
+            "{game}: {} vs {best_two}",
+            cert.lower
+        );
+        // At an equilibrium both equal the value.
+        assert!((best_one - solved.value).abs() < 1e-12);
+        assert!((best_two - solved.value).abs() < 1e-12);
+        // And the certificate sees a strategy that is not an equilibrium.
+        let mut always_call = Strategy::zero(game, Player::Two);
+        for h in (0..game.history_count() as u32).map(History) {
+            if game.to_move(h) == Player::Two {
+                for i in 0..game.hands(Player::Two).len() {
+                    always_call.set(i, h, Action::Call, 1.0);
+                }
+            }
+        }
+        assert!(certificate::certify(one, &always_call).exploitability() > 0.5);
+    }
+}
+
+#[test]
+fn fractions_are_recovered_and_refused() {
+    assert_eq!(
+        Fraction::near(-3.0 / 25.0, 1_000_000, 1e-12)
+            .unwrap()
+            .to_string(),
+        "-3/25"
+    );
+    assert_eq!(
+        Fraction::near(2128.0 / 8375.0, 1_000_000, 1e-12)
+            .unwrap()
+            .to_string(),
+        "2128/8375"
+    );
+    assert_eq!(Fraction::near(0.0, 10, 1e-12).unwrap().to_string(), "0");
+    assert_eq!(Fraction::near(1.0, 10, 1e-12).unwrap().to_string(), "1");
+    assert!(Fraction::near(std::f64::consts::PI, 1000, 1e-12).is_none());
+    assert!(Fraction::near(f64::NAN, 1000, 1e-12).is_none());
+    assert_eq!(
+        Fraction::parse("-7/327"),
+        Some(Fraction {
+            numerator: -7,
+            denominator: 327
+        })
+    );
+    assert_eq!(Fraction::parse("1/0"), None);
+}
+
+#[test]
+fn the_cache_round_trips_bit_for_bit_and_refuses_damage() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("endgames.bin");
+    assert!(
+        cache::load(&path, "fp").unwrap().is_none(),
+        "missing: no cache"
+    );
+    let solved: Vec<SolvedEndgame> = [(3, false), (4, true)]
+        .into_iter()
+        .map(|(sides, wild)| {
+            solve(
+                Endgame::new(1, 1, sides, wild).unwrap(),
+                LpOptions::default(),
+            )
+        })
+        .collect::<Result<_>>()
+        .unwrap();
+    cache::save(&path, "fp", &solved).unwrap();
+    let loaded = cache::load(&path, "fp").unwrap().unwrap();
+    assert_eq!(loaded.len(), 2);
+    for (entry, original) in loaded.iter().zip(&solved) {
+        let restored = entry.restore().unwrap();
+        assert_eq!(restored.strategies, original.strategies);
+        assert_eq!(restored.value.to_bits(), original.value.to_bits());
+        assert_eq!(restored.exact, original.exact);
+        assert_eq!(restored.certificate, original.certificate);
+        assert_eq!(restored.size, original.size);
+    }
+    let err = cache::load(&path, "other").unwrap_err().to_string();
+    assert!(err.contains("another solver"), "{err}");
+
+    let bytes = std::fs::read(&path).unwrap();
+    let damaged = dir.path().join("damaged.bin");
+    let mut flipped = bytes.clone();
+    flipped[40] ^= 1;
+    std::fs::write(&damaged, &flipped).unwrap();
+    let err = cache::load(&damaged, "fp").unwrap_err().to_string();
+    assert!(err.contains("checksum"), "{err}");
+    std::fs::write(&damaged, &bytes[..bytes.len() / 2]).unwrap();
+    assert!(cache::load(&damaged, "fp").is_err());
+    std::fs::write(&damaged, b"GAMETABC").unwrap();
+    assert!(cache::load(&damaged, "fp").is_err());
+    std::fs::write(
+        &damaged,
+        [b"GAMETABE".as_slice(), &[9, 0, 0, 0], &[0; 40]].concat(),
+    )
+    .unwrap();
+    let err = cache::load(&damaged, "fp").unwrap_err().to_string();
+    assert!(err.contains("format version 9"), "{err}");
+
+    // A well-formed file whose strategies are not an equilibrium: refused
+    // by the certificate, never used.
+    let mut forged = cache::CachedGame::of(&solved[0]);
+    let mut always_call = Strategy::zero(solved[0].game, Player::Two);
+    for h in (0..solved[0].game.history_count() as u32).map(History) {
+        if solved[0].game.to_move(h) == Player::Two {
+            for i in 0..solved[0].game.hands(Player::Two).len() {
+                always_call.set(i, h, Action::Call, 1.0);
+            }
+        }
+    }
+    forged.strategies[1] = cache::CachedGame::of(&SolvedEndgame {
+        strategies: [solved[0].strategies[0].clone(), always_call],
+        ..solved[0].clone()
+    })
+    .strategies[1]
+        .clone();
+    let err = forged.restore().unwrap_err().to_string();
+    assert!(err.contains("do not certify"), "{err}");
+}

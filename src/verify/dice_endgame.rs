@@ -1,0 +1,135 @@
+//! Liar's Dice endgame checks of `gametab verify`: the values and strategy
+//! tables are loaded by the lookup crate's loader (key order, legal actions,
+//! every information set summing to 1), the best-response certificate is
+//! run again on the stored strategies of every game (exploitability at most
+//! [`MAX_EXPLOITABILITY`], the exact value inside its bracket), and all three
+//! tables are then rebuilt from the stored strategies and compared with the
+//! files cell by cell: every row, not a sample.
+
+use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY, ENDGAME_VALUES};
+use gametab_lookup::dice::EndgameTables;
+use gametab_lookup::io::{Column, TableData};
+
+use super::files::LoadedFiles;
+use super::report::{key_text, TableCheck};
+use crate::dice::endgame::{
+    certificate, exact_value, rows, LpSize, SolvedEndgame, MAX_EXPLOITABILITY,
+};
+
+/// Largest difference accepted between a stored float and the rebuilt one.
+pub const FLOAT_TOLERANCE: f64 = 1e-12;
+
+/// Compare a rebuilt table with the stored one, every cell.
+fn compare(expected: &TableData, found: &TableData, check: &mut TableCheck) {
+    check.rows_total = found.rows();
+    if expected.rows() != found.rows() {
+        check.file_mismatch("rows", expected.rows(), found.rows());
+        return;
+    }
+    for (def, (want, have)) in expected
+        .schema
+        .columns
+        .iter()
+        .zip(expected.columns.iter().zip(&found.columns))
+    {
+        let key = |row| key_text(found, row);
+        match (want, have) {
+            (Column::Float64(w), Column::Float64(h)) => {
+                for row in 0..w.len() {
+                    check.float(row, || key(row), def.name, w[row], h[row], FLOAT_TOLERANCE);
+                }
+            }
+            (Column::Int32(w), Column::Int32(h)) => {
+                for row in 0..w.len() {
+                    check.exact(row, || key(row), def.name, w[row], h[row]);
+                }
+            }
+            (Column::Int64(w), Column::Int64(h)) => {
+                for row in 0..w.len() {
+                    check.exact(row, || key(row), def.name, w[row], h[row]);
+                }
+            }
+            (Column::Bool(w), Column::Bool(h)) => {
+                for row in 0..w.len() {
+                    check.exact(row, || key(row), def.name, w[row], h[row]);
+                }
+            }
+            (Column::Utf8(w), Column::Utf8(h)) => {
+                for row in 0..w.len() {
+                    check.exact(row, || key(row), def.name, &w[row], &h[row]);
+                }
+            }
+            _ => check.file_mismatch(def.name, def.ty.name(), "another type"),
+        }
+    }
+    check.rows_checked = found.rows();
+}
+
+/// Check the three endgame tables.
+pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
+    let mut checks = [ENDGAME_VALUES, ENDGAME_STRATEGY, ENDGAME_POSTERIORS]
+        .map(|schema| TableCheck::new(schema.file));
+    let bytes = |file| loaded.bytes.get(file).cloned();
+    let (Some(values), Some(strategy)) = (bytes(ENDGAME_VALUES.file), bytes(ENDGAME_STRATEGY.file))
+    else {
+        return checks.into();
+    };
+    let tables = match EndgameTables::from_bytes(values, strategy) {
+        Ok(tables) => tables,
+        Err(e) => {
+            checks[1].file_mismatch("file", "tables the lookup loader accepts", e);
+            return checks.into();
+        }
+    };
+    let mut games = Vec::new();
+    for stored in tables.games() {
+        let [one, two] = stored.strategies.clone();
+        let cert = certificate::certify(&one, &two);
+        let gap = cert.exploitability();
+        checks[0].max_error = checks[0].max_error.max(gap);
+        if !cert.is_certified() {
+            checks[0].file_mismatch(
+                "exploitability",
+                format!("{} at most {MAX_EXPLOITABILITY:e}", stored.game),
+                gap,
+            );
+        }
+        games.push(SolvedEndgame {
+            game: stored.game,
+            strategies: [one, two],
+            value: stored.value,
+            exact: exact_value(stored.value, &cert),
+            certificate: cert,
+            size: LpSize {
+                rows: stored.lp_size[0] as u64,
+                columns: stored.lp_size[1] as u64,
+                nonzeros: stored.lp_size[2] as u64,
+            },
+            lps: 1,
+            built_in: Default::default(),
+            solved_in: Default::default(),
+        });
+    }
+    let rebuilt = [
+        rows::values(&games),
+        rows::strategies(&games),
+        rows::posteriors(&games),
+    ];
+    let schemas = [ENDGAME_VALUES, ENDGAME_STRATEGY, ENDGAME_POSTERIORS];
+    for ((check, schema), table) in checks.iter_mut().zip(schemas).zip(rebuilt) {
+        match (table, loaded.table(&schema)) {
+            (Ok(expected), Some(found)) => compare(&expected, found, check),
+            (Err(e), _) => check.file_mismatch("file", "a table rebuilt from the strategies", e),
+            (_, None) => {}
+        }
+    }
+    checks[0].notes.push(format!(
+        "best responses recomputed on the stored strategies: exploitability at most {MAX_EXPLOITABILITY:e}, the exact value within {FLOAT_TOLERANCE:e} and inside the bracket"
+    ));
+    for check in &mut checks {
+        check.notes.push(format!(
+            "every row rebuilt from the stored strategies; floats within {FLOAT_TOLERANCE:e}"
+        ));
+    }
+    checks.into()
+}

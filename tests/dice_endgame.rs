@@ -1,0 +1,253 @@
+//! The Liar's Dice endgame tables of the run's shared build: every
+//! published value reproduced exactly as a fraction, every stored game
+//! certified, the lookup crate's answers, and `gametab dice endgame` with
+//! good and bad arguments.
+
+mod common;
+
+use std::process::Command;
+
+use gametab_games::dice::endgame::{Action, Endgame, History, Player};
+use gametab_lookup::Tables;
+use serde_json::Value;
+
+/// The published values (`shared/specs/liars-dice-endgame.md`): dice of the
+/// two players, rules, first number of sides, the values from there up.
+const PUBLISHED: [(u8, u8, bool, u8, &[&str]); 6] = [
+    (1, 1, false, 1, &["1", "0", "-1/9", "-1/8", "-3/25", "-1/9"]),
+    (1, 1, true, 2, &["1", "1/3", "0", "0", "-7/327"]),
+    (
+        2,
+        1,
+        false,
+        1,
+        &["1", "1/4", "1/9", "345/1696", "2128/8375"],
+    ),
+    (2, 1, true, 2, &["1", "1/3", "1/4", "34/125"]),
+    (1, 2, false, 1, &["1", "0", "-1/27", "-1/8", "-27/125"]),
+    (1, 2, true, 2, &["1", "-1/27", "-1/32", "-3/125"]),
+];
+
+fn tables() -> Tables {
+    Tables::open(common::built_tables()).unwrap()
+}
+
+#[test]
+fn every_published_value_is_reproduced_exactly() {
+    let tables = tables();
+    let endgames = tables.dice_endgame().unwrap();
+    let mut checked = 0;
+    for (a, b, wild, first, values) in PUBLISHED {
+        for (k, published) in values.iter().enumerate() {
+            let game = Endgame::new(a, b, first + k as u8, wild).unwrap();
+            let stored = endgames.game(game).unwrap();
+            assert_eq!(stored.value_exact, *published, "{game}");
+            let (n, d) = published.split_once('/').unwrap_or((published, "1"));
+            let exact = n.parse::<f64>().unwrap() / d.parse::<f64>().unwrap();
+            assert!(
+                (stored.value - exact).abs() <= 1e-12,
+                "{game}: {}",
+                stored.value
+            );
+            checked += 1;
+        }
+    }
+    assert_eq!(checked, 29);
+}
+
+#[test]
+fn every_stored_game_is_certified_and_brackets_its_value() {
+    let tables = tables();
+    let endgames = tables.dice_endgame().unwrap();
+    // 1v1: 6 normal + 5 wild; 2v1 and 1v2: 5 normal + 4 wild each.
+    assert_eq!(endgames.len(), 29);
+    for stored in endgames.games() {
+        assert!(stored.exploitability <= 1e-9, "{}", stored.game);
+        assert!(stored.exploitability >= -1e-15, "{}", stored.game);
+        let [upper, lower] = stored.best_responses;
+        assert!(lower - 1e-12 <= stored.value && stored.value <= upper + 1e-12);
+        assert!(!stored.value_exact.is_empty(), "{}", stored.game);
+        assert!(stored.lp_size.iter().all(|&n| n > 0));
+        // One-sided dice all show 1: the opener bids every die and wins.
+        if stored.game.sides() == 1 {
+            assert_eq!(stored.value_exact, "1");
+        }
+    }
+}
+
+#[test]
+fn lookups_give_sound_probabilities_and_posteriors() {
+    let tables = tables();
+    let endgames = tables.dice_endgame().unwrap();
+    let game = Endgame::new(2, 1, 5, false).unwrap();
+    let stored = endgames.game(game).unwrap();
+    // The opening, for every hand of player 1: a distribution over bids.
+    for hand in game.hands(Player::One).iter() {
+        let point = stored.at("", Some(hand.faces())).unwrap();
+        assert_eq!(point.to_move, 1);
+        let actions = point.actions.unwrap();
+        assert_eq!(actions.len(), 15, "no call before a bid");
+        let sum: f64 = actions.iter().map(|a| a.probability).sum();
+        assert!((sum - 1.0).abs() < 1e-9, "{hand}: {sum}");
+        // Before any bid the posterior is the prior.
+        let prior = point.opponent_posterior.unwrap();
+        assert_eq!(prior.len(), 5);
+        assert!(prior.iter().all(|h| (h.probability - 0.2).abs() < 1e-15));
+    }
+    // After an opening player 1 plays, player 2's posterior over his hand
+    // is a distribution that sums to 1; after one he never plays, none.
+    let one = &stored.strategies[0];
+    let hands = game.hands(Player::One);
+    let opening = (0..hands.len())
+        .flat_map(|i| game.actions(History::EMPTY).map(move |a| (i, a)))
+        .find(|&(i, a)| one.probability(i, History::EMPTY, a) > 0.0)
+        .unwrap();
+    let bid = match opening.1 {
+        Action::Bid(b) => game.bid(b).to_string(),
+        Action::Call => unreachable!("no call at the opening"),
+    };
+    let point = stored.at(&bid, None).unwrap();
+    let posterior = point.opponent_posterior.unwrap();
+    let sum: f64 = posterior.iter().map(|h| h.probability).sum();
+    assert!((sum - 1.0).abs() < 1e-12);
+    let never = game
+        .actions(History::EMPTY)
+        .find(|&a| (0..hands.len()).all(|i| one.probability(i, History::EMPTY, a) == 0.0));
+    if let Some(Action::Bid(b)) = never {
+        let point = stored.at(&game.bid(b).to_string(), None).unwrap();
+        assert!(point.opponent_posterior.is_none());
+    }
+}
+
+fn gametab(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gametab"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+#[test]
+fn the_command_prints_value_moves_and_posterior() {
+    let dir = common::built_tables().display().to_string();
+    let (ok, out, err) = gametab(&[
+        "dice",
+        "endgame",
+        "--tables",
+        &dir,
+        "--dice",
+        "1,1",
+        "--sides",
+        "6",
+        "--hand",
+        "4",
+        "--history",
+        "13",
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.contains("1v1 6-sided normal: value to player 1 -0.111111 = -1/9"),
+        "{out}"
+    );
+    assert!(
+        out.contains("after bids 1x3: player 2 to move, holding 4"),
+        "{out}"
+    );
+    assert!(out.contains("  call "), "{out}");
+    let (ok, json, err) = gametab(&[
+        "dice",
+        "endgame",
+        "--tables",
+        &dir,
+        "--dice",
+        "1,1",
+        "--sides",
+        "6",
+        "--hand",
+        "4",
+        "--history",
+        "1x3",
+        "--json",
+    ]);
+    assert!(ok, "{err}");
+    let doc: Value = serde_json::from_str(&json).unwrap();
+    assert_eq!(doc["game"]["value_exact"], "-1/9");
+    assert_eq!(doc["point"]["history"], "1x3");
+    let actions = doc["point"]["actions"].as_array().unwrap();
+    assert_eq!(actions[0]["action"], "call");
+    assert_eq!(actions.len(), 1 + 9, "call, then 1x4..2x6");
+    let sum: f64 = actions
+        .iter()
+        .map(|a| a["probability"].as_f64().unwrap())
+        .sum();
+    assert!((sum - 1.0).abs() < 1e-9);
+    // The same answer as the lookup crate's.
+    let tables = tables();
+    let stored = tables
+        .dice_endgame()
+        .unwrap()
+        .game(Endgame::new(1, 1, 6, false).unwrap())
+        .unwrap();
+    let point = stored.at("13", Some(&[4])).unwrap();
+    assert_eq!(doc["point"], serde_json::to_value(&point).unwrap());
+}
+
+#[test]
+fn bad_endgame_arguments_are_named() {
+    let dir = common::built_tables().display().to_string();
+    let base = ["dice", "endgame", "--tables", dir.as_str()];
+    for (args, needle) in [
+        (&["--dice", "2"][..], "write the two players' dice as A,B"),
+        (&["--dice", "0,1"][..], "player 1's dice is out of range"),
+        (
+            &["--dice", "1,1", "--sides", "7"][..],
+            "sides is out of range",
+        ),
+        (
+            &["--dice", "1,1", "--wild", "--sides", "1"][..],
+            "with wild ones",
+        ),
+        (
+            &["--dice", "1,1", "--history", "16,15"][..],
+            "1x5 does not raise 1x6",
+        ),
+        (
+            &["--dice", "1,1", "--history", "3x1"][..],
+            "count must be 1 to 2",
+        ),
+        (
+            &["--dice", "1,1", "--wild", "--history", "1x1"][..],
+            "ones are wild",
+        ),
+        (
+            &["--dice", "1,1", "--hand", "2,3"][..],
+            "2 dice given, this player holds 1",
+        ),
+        (&["--dice", "1,1", "--hand", "9"][..], "face 9"),
+        (&["--dice", "2,2"][..], "--endgame-frontier"),
+        (
+            &["--dice", "1,1", "--players", "3"][..],
+            "unexpected argument",
+        ),
+    ] {
+        let mut all = base.to_vec();
+        all.extend_from_slice(args);
+        let (ok, _, err) = gametab(&all);
+        assert!(!ok, "{all:?} succeeded");
+        assert!(err.contains(needle), "{all:?}: {err}");
+        assert!(!err.contains("panicked"), "{all:?}: {err}");
+    }
+    let (ok, _, err) = gametab(&[
+        "dice",
+        "endgame",
+        "--tables",
+        "/nonexistent",
+        "--dice",
+        "1,1",
+    ]);
+    assert!(!ok && err.contains("/nonexistent"), "{err}");
+}
