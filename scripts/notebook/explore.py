@@ -326,6 +326,86 @@ for row in rows_of("dice", "raw_probability", "corrected_probability", "normal_a
     check_published(row, table_dice_value(row))
 
 # %% [markdown]
+# ## Liar's Dice endgame: the exact equilibrium
+#
+# Every two-player endgame with three dice or fewer, solved as one
+# sequence-form LP and certified by best responses. The published values
+# (player 1's expected payoff, exact fractions) against `value_exact`,
+# read by duckdb, polars and pandas alike.
+
+# %%
+ENDGAME_VALUES = TABLES / "dice_endgame_values.parquet"
+ENDGAME_STRATEGY = TABLES / "dice_endgame_strategy.parquet"
+ENDGAME_POSTERIORS = TABLES / "dice_endgame_posteriors.parquet"
+PUBLISHED_ENDGAME = {
+    (1, 1, "normal"): (1, ["1", "0", "-1/9", "-1/8", "-3/25", "-1/9"]),
+    (1, 1, "wild"): (2, ["1", "1/3", "0", "0", "-7/327"]),
+    (2, 1, "normal"): (1, ["1", "1/4", "1/9", "345/1696", "2128/8375"]),
+    (2, 1, "wild"): (2, ["1", "1/3", "1/4", "34/125"]),
+    (1, 2, "normal"): (1, ["1", "0", "-1/27", "-1/8", "-27/125"]),
+    (1, 2, "wild"): (2, ["1", "-1/27", "-1/32", "-3/125"]),
+}
+endgames_duckdb = duckdb.sql(
+    f"select dice_one, dice_two, sides, rules, value, value_exact, exploitability from '{ENDGAME_VALUES}' "
+    "order by dice_one, dice_two, sides, rules"
+).pl()
+endgames_polars = pl.read_parquet(ENDGAME_VALUES).select(endgames_duckdb.columns)
+endgames_pandas = pd.read_parquet(ENDGAME_VALUES)[endgames_duckdb.columns]
+check(endgames_duckdb.equals(endgames_polars), "duckdb and polars read different endgame values")
+check(
+    endgames_pandas.reset_index(drop=True).equals(endgames_polars.to_pandas()),
+    "pandas and polars read different endgame values",
+)
+check(endgames_polars["exploitability"].max() <= 1e-9, "an endgame is not certified to 1e-9")
+exact = {(r["dice_one"], r["dice_two"], r["rules"], r["sides"]): r["value_exact"] for r in endgames_polars.iter_rows(named=True)}
+print("endgame values, published vs table (player 1's payoff):")
+for (a, b, rules), (first, values) in PUBLISHED_ENDGAME.items():
+    for k, published in enumerate(values):
+        found = exact.get((a, b, rules, first + k))
+        check(found == published, f"{a}v{b} {first + k}-sided {rules}: published {published}, table {found}")
+        print(f"  {a}v{b} {first + k}-sided {rules:6}  published {published:>10}  table {found:>10}")
+print(endgames_polars.filter(pl.col("sides") >= 5).to_pandas().round(6).to_string(index=False))
+
+# %% [markdown]
+# What an opening bid says about the opener's die: one die each, six
+# sides, normal rules. The reliability model (rel = 2, its default) reads
+# every opening bid as evidence; the equilibrium opens with only a few
+# bids, and its posterior (the posterior table) exists only after those:
+# any other opening is off the equilibrium path. The chart
+# `plots/dice_endgame_posteriors.svg` draws the same numbers.
+
+# %%
+model = duckdb.sql(
+    f"""
+    select bid_count as q, face_class, sum(bidder_matching * posterior_probability) as model
+    from '{POSTERIORS}'
+    where total_dice = 2 and bidder_dice = 1 and not wild_ones and reliability = 2
+    group by q, face_class
+    """
+).df()
+equilibrium = duckdb.sql(
+    f"""
+    select history as opening,
+           cast(split_part(history, 'x', 1) as int) as q,
+           case when split_part(history, 'x', 2) = '1' then 'ones' else 'other' end as face_class,
+           sum(probability) filter (where opponent_hand = split_part(history, 'x', 2)) as equilibrium
+    from '{ENDGAME_POSTERIORS}'
+    where dice_one = 1 and dice_two = 1 and sides = 6 and rules = 'normal' and viewer = 2
+      and history not like '%,%' and history <> ''
+    group by history order by history
+    """
+).df()
+side_by_side = equilibrium.merge(model, on=["q", "face_class"])
+print("P(opener's die matches his opening bid): equilibrium vs reliability model (rel = 2)")
+print(side_by_side.round(4).to_string(index=False))
+check(len(side_by_side) > 0, "the equilibrium opens with no bid")
+on_path = duckdb.execute(
+    f"select count(*) filter (where on_path), count(*) from '{ENDGAME_STRATEGY}' "
+    "where dice_one = 1 and dice_two = 1 and sides = 6 and rules = 'normal'"
+).fetchone()
+print(f"1v1 six-sided: {on_path[0]} of {on_path[1]} strategy rows on the equilibrium path")
+
+# %% [markdown]
 # ## The published numbers no table holds
 #
 # Counts of the models (reachable states, legal actions, Cluedo deals,

@@ -94,7 +94,7 @@ fn parameter_of(what: &str) -> &str {
 /// The error answer of a failed query: a range error is a 400 naming the
 /// parameter, a key outside the tables a 404, a contradiction in the input
 /// a 422.
-fn query_error(error: &anyhow::Error) -> ApiError {
+pub(super) fn query_error(error: &anyhow::Error) -> ApiError {
     let message = format!("{error:#}");
     for cause in error.chain() {
         if let Some(e) = cause.downcast_ref::<gametab_lookup::Error>() {
@@ -150,7 +150,7 @@ fn json_response(
 
 /// A table answer: 304 when the client holds this set's answer, else the
 /// document, with the set's ETag.
-fn table_answer(
+pub(super) fn table_answer(
     set: &LoadedSet,
     headers: &HeaderMap,
     document: impl FnOnce() -> Result<Bytes, ApiError>,
@@ -183,7 +183,7 @@ fn table_answer(
     response
 }
 
-fn to_json(value: &impl Serialize) -> Result<Bytes, ApiError> {
+pub(super) fn to_json(value: &impl Serialize) -> Result<Bytes, ApiError> {
     serde_json::to_vec(value)
         .map(Bytes::from)
         .map_err(|e| ApiError::status(StatusCode::INTERNAL_SERVER_ERROR, format!("encoding: {e}")))

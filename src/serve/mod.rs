@@ -14,6 +14,7 @@
 //! system chose). SIGINT and SIGTERM stop it gracefully: requests in flight
 //! are answered first.
 
+mod endgame;
 mod handlers;
 pub mod params;
 pub mod set;
@@ -96,6 +97,7 @@ pub fn router(app: Arc<App>, cors_origin: Option<&str>, max_body: usize) -> Resu
         .route("/v1/murder-plan/win-rates", get(handlers::mp_win_rates))
         .route("/v1/murder-plan/win-rate", get(handlers::mp_win_rate))
         .route("/v1/dice/bid", get(handlers::dice_bid))
+        .route("/v1/dice/endgame", get(endgame::dice_endgame))
         .route("/v1/cluedo/notebook", post(handlers::cluedo_notebook))
         .route("/v1/cluedo/advice", post(handlers::cluedo_advice))
         .route("/v1/werewolf/posterior", post(handlers::werewolf_posterior))

@@ -70,6 +70,20 @@ fn every_endpoint_answers_the_cli_document_and_names_its_set() {
                 "--wild", "--json",
             ]),
         ),
+        (
+            "/v1/dice/endgame?dice=2,1&sides=5&hand=3,5&history=15,23".into(),
+            cli_json(&[
+                "dice", "endgame", "--tables", &tables, "--dice", "2,1", "--sides", "5", "--hand",
+                "3,5", "--history", "15,23", "--json",
+            ]),
+        ),
+        (
+            "/v1/dice/endgame?dice=1,1&sides=6&wild=true".into(),
+            cli_json(&[
+                "dice", "endgame", "--tables", &tables, "--dice", "1,1", "--sides", "6", "--wild",
+                "--json",
+            ]),
+        ),
     ];
     for (path, expected) in &cases {
         let answer = get(&agent, &format!("{}{path}", server.url));
@@ -348,6 +362,31 @@ fn bad_input_gets_the_right_status_and_names_the_parameter() {
             400,
             Some("players"),
         ),
+        ("/v1/dice/endgame?sides=6".into(), 400, Some("dice")),
+        ("/v1/dice/endgame?dice=2".into(), 400, Some("dice")),
+        ("/v1/dice/endgame?dice=0,1".into(), 400, Some("dice")),
+        (
+            "/v1/dice/endgame?dice=1,1&sides=7".into(),
+            400,
+            Some("sides"),
+        ),
+        ("/v1/dice/endgame?dice=1,1&hand=x".into(), 400, Some("hand")),
+        (
+            "/v1/dice/endgame?dice=1,1&hand=1,2".into(),
+            400,
+            Some("hand"),
+        ),
+        (
+            "/v1/dice/endgame?dice=1,1&history=16,15".into(),
+            400,
+            Some("history"),
+        ),
+        (
+            "/v1/dice/endgame?dice=1,1&history=1x7".into(),
+            400,
+            Some("history"),
+        ),
+        ("/v1/dice/endgame?dice=2,2&sides=6".into(), 404, None),
         ("/v1/manifest?x=1".into(), 400, Some("x")),
         ("/v1/nothing-here".into(), 404, None),
         ("/v2/murder-plan/state".into(), 404, None),
