@@ -49,6 +49,7 @@ mod early;
 mod log;
 mod model;
 mod posterior;
+pub mod roles;
 mod scoring;
 
 pub use baseline::Baseline;
