@@ -520,3 +520,88 @@ fn rule_breaking_events_are_errors() {
     };
     assert!(RoleGame::new(setup, bad, None).is_err());
 }
+
+fn example(name: &str) -> String {
+    let path = format!("{}/../scripts/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+    std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
+}
+
+/// The two role examples read, validate and compute; they round-trip
+/// through serde; the side-only demo keeps its exact JSON and its engine.
+#[test]
+fn logs_role_examples_and_the_old_demo() {
+    use gametab_games::werewolf::GameLog;
+    for name in ["werewolf-roles-7.json", "werewolf-roles-12.json"] {
+        let text = example(name);
+        let log: GameLog = serde_json::from_str(&text).unwrap();
+        assert!(log.is_role_log());
+        let game = log.to_role_game().unwrap_or_else(|e| panic!("{name}: {e}"));
+        let exact = RolePosterior::compute(&game).unwrap();
+        for player in game.setup().sides().all_players() {
+            let total: f64 = exact.role_distribution(player).iter().sum();
+            assert!((total - 1.0).abs() < 1e-12, "{name} {player}: {total}");
+        }
+        let back: GameLog = serde_json::from_str(&serde_json::to_string(&log).unwrap()).unwrap();
+        assert_eq!(back, log);
+        assert!(log
+            .to_game()
+            .unwrap_err()
+            .to_string()
+            .contains("to_role_game"));
+    }
+    let text = example("werewolf-demo.json");
+    let log: GameLog = serde_json::from_str(&text).unwrap();
+    assert!(!log.is_role_log());
+    log.to_game().unwrap();
+    let original: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let written: serde_json::Value = serde_json::to_value(&log).unwrap();
+    for key in ["roles", "viewer_role", "reveal"] {
+        assert!(
+            written.get(key).is_none(),
+            "{key} written for a side-only log"
+        );
+    }
+    assert_eq!(written["events"], original["events"]);
+}
+
+#[test]
+fn bad_role_logs_name_the_problem() {
+    use gametab_games::werewolf::GameLog;
+    let cases = [
+        (
+            r#"{"players": 6, "wolves": 2, "events": [{"kind": "night", "deaths": []}]}"#,
+            "roles",
+        ),
+        (
+            r#"{"players": 6, "wolves": 2, "roles": {"seer": 2}, "events": []}"#,
+            "allowed 0 or 1",
+        ),
+        (
+            r#"{"players": 6, "wolves": 2, "roles": {"seer": 1}, "events": [
+                {"kind": "claim", "player": 1, "role": "seer", "target": 2}]}"#,
+            "event 1",
+        ),
+        (
+            r#"{"players": 6, "wolves": 2, "roles": {}, "viewer_role": "seer", "events": []}"#,
+            "viewer",
+        ),
+        (
+            r#"{"players": 6, "wolves": 2, "roles": {"hunter": 1}, "events": [
+                {"kind": "eliminated", "player": 2, "revealed": "wolf", "role": "hunter"}]}"#,
+            "event 1",
+        ),
+        (
+            r#"{"players": 6, "wolves": 2, "roles": {"hunter": 1}, "events": [
+                {"kind": "night", "deaths": [1, 9]}]}"#,
+            "event 1",
+        ),
+    ];
+    for (text, expected) in cases {
+        let log: GameLog = serde_json::from_str(text).unwrap();
+        let error = match log.to_role_game() {
+            Err(e) => e.to_string(),
+            Ok(_) => log.to_game().unwrap_err().to_string(),
+        };
+        assert!(error.contains(expected), "{text}: {error}");
+    }
+}

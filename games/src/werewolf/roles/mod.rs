@@ -40,6 +40,7 @@
 
 mod events;
 mod game;
+mod log;
 mod night;
 mod posterior;
 mod setup;
