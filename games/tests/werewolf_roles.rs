@@ -573,6 +573,11 @@ fn bad_role_logs_name_the_problem() {
             "roles",
         ),
         (
+            r#"{"players": 6, "wolves": 2, "events": [{"kind": "vote", "voter": 1, "target": 2},
+                {"kind": "claim", "player": 1, "role": "seer"}]}"#,
+            "event 2: `claim` needs a role log",
+        ),
+        (
             r#"{"players": 6, "wolves": 2, "roles": {"seer": 2}, "events": []}"#,
             "allowed 0 or 1",
         ),
@@ -598,9 +603,10 @@ fn bad_role_logs_name_the_problem() {
     ];
     for (text, expected) in cases {
         let log: GameLog = serde_json::from_str(text).unwrap();
-        let error = match log.to_role_game() {
-            Err(e) => e.to_string(),
-            Ok(_) => log.to_game().unwrap_err().to_string(),
+        let error = if log.is_role_log() {
+            log.to_role_game().unwrap_err().to_string()
+        } else {
+            log.to_game().unwrap_err().to_string()
         };
         assert!(error.contains(expected), "{text}: {error}");
     }

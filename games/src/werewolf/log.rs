@@ -371,7 +371,14 @@ impl GameLog {
                 },
                 other => other,
             };
-            let event = event.to_event(setup).map_err(at_event)?;
+            // The event itself is refused (a role-log kind, a missing side):
+            // name it as `Game::push` names the events it refuses.
+            let event = event.to_event(setup).map_err(|error| match error {
+                Error::Inconsistent(detail) => {
+                    Error::Inconsistent(format!("event {}: {detail}", index + 1))
+                }
+                other => at_event(other),
+            })?;
             game.push(event).map_err(at_event)?;
         }
         Ok(game)
