@@ -199,6 +199,25 @@ fn brute_force_cupid_lovers_and_votes() {
     let exact = RolePosterior::compute(&g).unwrap();
     assert_eq!(exact.p_lover(seat(3)), 1.0);
     assert_eq!(exact.p_lover(seat(2)), 0.0);
+    // Two night deaths and the hunter's shot: the two dead at night may be
+    // lovers, the player shot may not (an unnamed lover would have died of
+    // grief before the shot).
+    let g = game(
+        setup,
+        None,
+        vec![
+            night(&[2, 3]),
+            RoleEvent::HunterShot {
+                hunter: seat(2),
+                target: seat(4),
+            },
+            vote(1, 5),
+        ],
+    );
+    assert_agrees(&g);
+    let exact = RolePosterior::compute(&g).unwrap();
+    assert_eq!(exact.p_lover(seat(4)), 0.0);
+    assert!(exact.p_lover(seat(3)) > 0.0);
 }
 
 #[test]

@@ -182,9 +182,12 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
     let is_wolf = |i: usize| roles[i] == Role::Wolf;
     let mut weight = 1.0;
     let mut potions = vec![((true, true), 1.0)];
-    // Step bookkeeping for the lovers: the step number of every death.
+    // Bookkeeping for the lovers: the step of every death by a step's own
+    // cause (night, night kill, vote), and who died at all.
     let mut step = 0usize;
-    let mut died_in = vec![usize::MAX; n];
+    let mut primary_in = vec![usize::MAX; n];
+    let mut dead = vec![false; n];
+    let mut named_pair = false;
     if let Some((viewer, known)) = game.viewer() {
         let ok = match known {
             Known::Side(side) => roles[viewer.index()].side() == side,
@@ -218,7 +221,8 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                 let mask = deaths.iter().fold(0u64, |m, &p| m | bit(p));
                 brute_night(roles, living, mask, shooter_after(), model, &mut potions);
                 for d in deaths {
-                    died_in[d.index()] = step;
+                    primary_in[d.index()] = step;
+                    dead[d.index()] = true;
                 }
                 living &= !mask;
             }
@@ -236,7 +240,8 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                     shooter_after() == Some(*victim),
                     model,
                 );
-                died_in[victim.index()] = step;
+                primary_in[victim.index()] = step;
+                dead[victim.index()] = true;
                 living &= !bit(*victim);
             }
             RoleEvent::SeerCheck { target, result } => {
@@ -297,7 +302,8 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                     }
                 }
                 weight *= hunter_alone(role, shooter_after() == Some(*player), model);
-                died_in[player.index()] = step;
+                primary_in[player.index()] = step;
+                dead[player.index()] = true;
                 living &= !bit(*player);
             }
             RoleEvent::Revealed { player, known } => {
@@ -314,7 +320,7 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                 if roles[hunter.index()] != Role::Hunter {
                     return 0.0;
                 }
-                died_in[target.index()] = step;
+                dead[target.index()] = true;
                 living &= !bit(*target);
             }
             RoleEvent::LoverDeath { player, lover } => {
@@ -322,7 +328,8 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                 if pair != Some((named.0.min(named.1), named.0.max(named.1))) {
                     return 0.0;
                 }
-                died_in[player.index()] = step;
+                named_pair = true;
+                dead[player.index()] = true;
                 living &= !bit(*player);
             }
             RoleEvent::Claim {
@@ -355,9 +362,12 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
             }
         }
     }
-    if let Some((a, b)) = pair {
-        // A lover dies in the same step as the other, or both live.
-        if died_in[a] != died_in[b] {
+    if let (Some((a, b)), false) = (pair, named_pair) {
+        // Unnamed lovers both live, or both died by one step's own cause
+        // (otherwise the second would have died of grief, logged).
+        let together =
+            dead[a] && dead[b] && primary_in[a] == primary_in[b] && primary_in[a] != usize::MAX;
+        if !(together || (!dead[a] && !dead[b])) {
             return 0.0;
         }
     }

@@ -40,6 +40,15 @@ pub(crate) struct Step {
     pub(crate) shooter: Option<Player>,
 }
 
+/// How a player died.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Death {
+    /// By the cause of the step with this index (night, night kill, vote).
+    Primary(usize),
+    /// Shot by the hunter or of grief as a lover.
+    Consequence,
+}
+
 /// An event with the living players just before it and, for a death, its
 /// step.
 #[derive(Debug, Clone, PartialEq)]
@@ -59,8 +68,8 @@ pub struct RoleGame {
     steps: Vec<Step>,
     living: PlayerSet,
     allowed: Vec<RoleSet>,
-    /// Step in which each player died.
-    death_step: Vec<Option<usize>>,
+    /// How each dead player died.
+    deaths: Vec<Option<Death>>,
     lovers: Option<(Player, Player)>,
 }
 
@@ -92,7 +101,7 @@ impl RoleGame {
             steps: Vec::new(),
             living: setup.sides().everyone(),
             allowed: vec![present; players],
-            death_step: vec![None; players],
+            deaths: vec![None; players],
             lovers: None,
         };
         if let Some((player, known)) = viewer {
@@ -146,14 +155,21 @@ impl RoleGame {
         &self.steps
     }
 
-    /// Whether cupid's lovers `a` and `b` agree with the deaths so far: a
-    /// lover dies in the same step as the other (as a lover or by the same
-    /// cause), and a named pair is the only one.
+    /// Whether cupid's lovers `a` and `b` agree with the deaths so far. A
+    /// pair named by a lover's death is the only one. Otherwise a lover
+    /// whose partner is alive is alive, and two dead lovers both died by
+    /// the cause of one step (the same night or vote): had one died first,
+    /// the other would have died of grief at once, logged as a lover's
+    /// death (so a hunter's target is never an unnamed lover).
     pub fn lovers_allowed(&self, a: Player, b: Player) -> bool {
         if let Some((x, y)) = self.lovers {
             return (a, b) == (x, y) || (a, b) == (y, x);
         }
-        self.death_step[a.index()] == self.death_step[b.index()]
+        match (self.deaths[a.index()], self.deaths[b.index()]) {
+            (None, None) => true,
+            (Some(Death::Primary(x)), Some(Death::Primary(y))) => x == y,
+            _ => false,
+        }
     }
 
     /// Append `event` after checking it against the game so far.
@@ -293,7 +309,7 @@ impl RoleGame {
             shooter: None,
         });
         for player in primary.players() {
-            self.death_step[player.index()] = Some(index);
+            self.deaths[player.index()] = Some(Death::Primary(index));
         }
         self.living = PlayerSet(self.living.0 & !primary.0);
         index
@@ -352,7 +368,7 @@ impl RoleGame {
 
     fn kill_in_step(&mut self, player: Player, index: usize) {
         self.steps[index].all = self.steps[index].all.with(player);
-        self.death_step[player.index()] = Some(index);
+        self.deaths[player.index()] = Some(Death::Consequence);
         self.living = self.living.without(player);
     }
 
