@@ -630,3 +630,51 @@ fn bad_role_logs_name_the_problem() {
         assert!(error.contains(expected), "{text}: {error}");
     }
 }
+
+/// Renumber every player of a JSON log by `to`.
+fn relabelled(log: &serde_json::Value, to: &dyn Fn(u64) -> u64) -> serde_json::Value {
+    let mut log = log.clone();
+    if let Some(viewer) = log["viewer"].as_u64() {
+        log["viewer"] = to(viewer).into();
+    }
+    for event in log["events"].as_array_mut().unwrap() {
+        for field in ["victim", "target", "voter", "player", "hunter", "lover"] {
+            if let Some(number) = event[field].as_u64() {
+                event[field] = to(number).into();
+            }
+        }
+        if let Some(deaths) = event.get_mut("deaths").and_then(|d| d.as_array_mut()) {
+            for death in deaths {
+                *death = to(death.as_u64().unwrap()).into();
+            }
+        }
+    }
+    log
+}
+
+/// Seats carry no meaning: relabelling the players of the 12-player game
+/// with every role relabels the answers (a check at the size the brute
+/// force cannot reach).
+#[test]
+fn relabelling_the_twelve_player_game_relabels_the_answers() {
+    use gametab_games::werewolf::GameLog;
+    let original: serde_json::Value =
+        serde_json::from_str(&example("werewolf-roles-12.json")).unwrap();
+    let to = |n: u64| (n * 5) % 13; // a permutation of 1..=12
+    let moved = relabelled(&original, &to);
+    let posterior = |value: &serde_json::Value| {
+        let log: GameLog = serde_json::from_value(value.clone()).unwrap();
+        RolePosterior::compute(&log.to_role_game().unwrap()).unwrap()
+    };
+    let (before, after) = (posterior(&original), posterior(&moved));
+    for n in 1..=12u32 {
+        let (a, b) = (seat(n), seat(to(u64::from(n)) as u32));
+        for role in Role::ALL {
+            let (x, y) = (before.p_role(a, role), after.p_role(b, role));
+            assert!((x - y).abs() < 1e-12, "{a} {role}: {x} vs {y}");
+        }
+        assert!((before.p_lover(a) - after.p_lover(b)).abs() < 1e-12);
+    }
+    assert!((before.joint_entropy() - after.joint_entropy()).abs() < 1e-9);
+    assert_eq!(before.assignment_count(), after.assignment_count());
+}
