@@ -138,6 +138,36 @@ fn cli_reads_role_logs_and_keeps_side_only_reports() {
     assert!(text.contains("lovers, most likely: 7+10 1.0000"), "{text}");
 }
 
+/// A role log read by a wolf: the report works, and the viewer is in
+/// neither ranking.
+#[test]
+fn a_wolf_viewer_reads_a_role_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wolf.json");
+    std::fs::write(
+        &path,
+        r#"{"players": 7, "wolves": 2, "roles": {"seer": 1, "witch": 1},
+            "viewer": 4, "viewer_role": "wolf",
+            "events": [{"kind": "night", "deaths": [1]},
+                       {"kind": "claim", "player": 2, "role": "seer", "target": 4, "result": "wolf"},
+                       {"kind": "vote", "voter": 4, "target": 2}]}"#,
+    )
+    .unwrap();
+    let output = gametab(&["werewolf", "--log", path.to_str().unwrap(), "--json"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["roles"]["players"][3]["wolf"], 1.0);
+    for ranking in ["ranking", "baseline_ranking"] {
+        let seats = report[ranking].as_array().unwrap();
+        assert_eq!(seats.len(), 5, "{ranking}");
+        assert!(!seats.contains(&serde_json::json!(4)), "{ranking}");
+    }
+}
+
 #[test]
 fn bad_logs_exit_non_zero_naming_the_problem() {
     let dir = tempfile::tempdir().unwrap();

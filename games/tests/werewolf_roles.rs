@@ -479,6 +479,29 @@ fn votes_and_deaths_move_the_lovers_and_cards_fix_roles() {
     assert_agrees(&g);
 }
 
+/// A wolf viewer knows they are a wolf: the role engine pins them, and
+/// the side projection for the published method makes them a revealed
+/// wolf instead of a (village-side) viewer.
+#[test]
+fn a_wolf_viewer_is_pinned_and_projected_as_a_revealed_wolf() {
+    let setup = RoleSetup::new(6, 2, &[Role::Seer, Role::Witch]).unwrap();
+    let g = game(setup, Some((3, Role::Wolf)), vec![night(&[1]), vote(3, 2)]);
+    let exact = RolePosterior::compute(&g).unwrap();
+    assert_eq!(exact.p_wolf(seat(3)), 1.0);
+    assert!(exact
+        .rank(
+            gametab_games::werewolf::ScoringRule::Published,
+            gametab_games::werewolf::roles::RevealRule::Role,
+            None
+        )
+        .iter()
+        .all(|c| c.player != seat(3)));
+    let side = g.side_game().unwrap();
+    assert_eq!(side.viewer(), None);
+    assert!(side.known_wolves().contains(seat(3)));
+    assert_agrees(&g);
+}
+
 /// Broken rules are errors naming the event, never panics.
 #[test]
 fn rule_breaking_events_are_errors() {

@@ -77,7 +77,11 @@ pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
     let reveal = log.reveal_rule();
     let baseline = Baseline::run(&game.side_game().context("side projection of the log")?);
     let exact_ranking = posterior.rank(rule, reveal, None);
-    let baseline_ranking = baseline.rank(rule);
+    // A wolf viewer is a revealed wolf to the published method, never a
+    // candidate of either ranking.
+    let viewer = game.viewer().map(|(player, _)| player);
+    let mut baseline_ranking = baseline.rank(rule);
+    baseline_ranking.retain(|c| Some(c.player) != viewer);
     let find = |ranking: &[Candidate], number: u32| {
         ranking
             .iter()

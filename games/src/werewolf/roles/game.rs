@@ -438,18 +438,24 @@ impl RoleGame {
     /// The same game seen by side alone, for the published method: votes,
     /// checks and scores as they are, every death an unrevealed death
     /// unless its side was shown, a shot reveals a village-side hunter,
-    /// claims dropped.
+    /// claims dropped. A village-side viewer stays the viewer; a wolf
+    /// viewer (which a side-only game cannot have) becomes a revealed wolf
+    /// before the first event.
     ///
     /// # Errors
     /// Never for a validated role game; the side game's own checks are run.
     pub fn side_game(&self) -> Result<Game> {
-        let viewer = self.viewer.map(|(player, _)| player);
-        let mut game = Game::new(self.setup.sides(), self.model.sides, viewer)?;
+        let village_viewer = self
+            .viewer
+            .filter(|(_, known)| known.side() == Side::Village)
+            .map(|(player, _)| player);
+        let mut game = Game::new(self.setup.sides(), self.model.sides, village_viewer)?;
         if let Some((player, known)) = self.viewer {
             if known.side() == Side::Wolf {
-                return Err(Error::Inconsistent(format!(
-                    "the published method reads the game as a village-side viewer, {player} is a wolf"
-                )));
+                game.push(Event::Revealed {
+                    player,
+                    side: Side::Wolf,
+                })?;
             }
         }
         for timed in &self.events {
