@@ -1,9 +1,15 @@
 //! Werewolf: the exact posterior and the vote ranking of a 12-player,
-//! 4-wolf game after a full first day of evidence (target: under 1 ms).
+//! 4-wolf game after a full first day of evidence (target: under 1 ms);
+//! and the same table with roles, two nights and two days of role events:
+//! seer, witch, hunter and guard (target: under 100 ms), and with cupid
+//! and the lovers as well (target: under 2 s).
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
+use gametab_games::werewolf::roles::{
+    RevealRule, Role, RoleEvent, RoleGame, RoleModel, RolePosterior, RoleSetup,
+};
 use gametab_games::werewolf::{
     rank, Event, EvidenceModel, Game, Player, Posterior, ScoringRule, Setup, Side,
 };
@@ -72,5 +78,98 @@ fn posterior_and_ranking(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, posterior_and_ranking);
+/// Night 1 kills 12; two players claim seer with opposite checks; every
+/// living player votes; 3 is voted out without the card shown; night 2 is
+/// quiet; a witch claim and the day-2 votes so far.
+fn role_game(specials: &[Role]) -> RoleGame {
+    let setup = RoleSetup::new(12, 4, specials).expect("valid setup");
+    let p = |n| Player::from_number(n, setup.sides()).expect("seat at the table");
+    let mut game = RoleGame::new(setup, RoleModel::default(), None).expect("valid model");
+    let mut events = vec![
+        RoleEvent::Night {
+            deaths: vec![p(12)],
+        },
+        RoleEvent::Claim {
+            player: p(1),
+            role: Role::Seer,
+            check: Some((p(3), Side::Wolf)),
+        },
+        RoleEvent::Claim {
+            player: p(5),
+            role: Role::Seer,
+            check: Some((p(1), Side::Wolf)),
+        },
+    ];
+    let day_one = [
+        (1, 3),
+        (2, 3),
+        (3, 5),
+        (4, 3),
+        (5, 1),
+        (6, 3),
+        (7, 1),
+        (8, 3),
+        (9, 7),
+        (10, 3),
+        (11, 7),
+    ];
+    events.extend(day_one.iter().map(|&(voter, target)| RoleEvent::Vote {
+        voter: p(voter),
+        target: p(target),
+    }));
+    events.push(RoleEvent::Behaviour {
+        player: p(7),
+        score: 1.5,
+    });
+    events.push(RoleEvent::Eliminated {
+        player: p(3),
+        shown: None,
+    });
+    events.push(RoleEvent::Night { deaths: vec![] });
+    events.push(RoleEvent::Claim {
+        player: p(2),
+        role: Role::Witch,
+        check: None,
+    });
+    let day_two = [(1, 5), (2, 5), (4, 5), (5, 6), (6, 5)];
+    events.extend(day_two.iter().map(|&(voter, target)| RoleEvent::Vote {
+        voter: p(voter),
+        target: p(target),
+    }));
+    for event in events {
+        game.push(event).expect("consistent evidence");
+    }
+    game
+}
+
+fn role_posterior_and_ranking(c: &mut Criterion) {
+    let cases = [
+        (
+            "werewolf roles 12p/4w seer witch hunter guard: posterior + ranking",
+            vec![Role::Seer, Role::Witch, Role::Hunter, Role::Guard],
+        ),
+        (
+            "werewolf roles 12p/4w seer witch hunter guard cupid: posterior + ranking",
+            vec![
+                Role::Seer,
+                Role::Witch,
+                Role::Hunter,
+                Role::Guard,
+                Role::Cupid,
+            ],
+        ),
+    ];
+    for (name, specials) in cases {
+        let game = role_game(&specials);
+        c.bench_function(name, |b| {
+            b.iter(|| {
+                let posterior =
+                    RolePosterior::compute(black_box(&game)).expect("within the size limit");
+                posterior.rank(ScoringRule::Published, RevealRule::Role, None)
+            })
+        });
+    }
+}
+
+criterion_group!(benches, posterior_and_ranking, role_posterior_and_ranking);
 criterion_main!(benches);

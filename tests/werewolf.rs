@@ -15,6 +15,14 @@ const DEMO: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/scripts/examples/werewolf-demo.json"
 );
+const ROLES_7: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/scripts/examples/werewolf-roles-7.json"
+);
+const ROLES_12: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/scripts/examples/werewolf-roles-12.json"
+);
 
 fn gametab(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_gametab"))
@@ -60,6 +68,106 @@ fn cli_reads_the_demo_log() {
     );
 }
 
+/// The demo (a side-only log) gets no role section; role logs get one
+/// with every player's role distribution, and the text shows a column per
+/// role of the setup.
+#[test]
+fn cli_reads_role_logs_and_keeps_side_only_reports() {
+    let demo = gametab(&["werewolf", "--log", DEMO, "--json"]);
+    let demo: serde_json::Value = serde_json::from_slice(&demo.stdout).unwrap();
+    assert!(demo.get("roles").is_none());
+    for (log, players, present) in [
+        (
+            ROLES_7,
+            7,
+            vec!["wolf", "villager", "seer", "witch", "hunter", "guard"],
+        ),
+        (
+            ROLES_12,
+            12,
+            vec![
+                "wolf", "villager", "seer", "witch", "hunter", "guard", "cupid",
+            ],
+        ),
+    ] {
+        let output = gametab(&["werewolf", "--log", log, "--json"]);
+        assert!(
+            output.status.success(),
+            "{}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+        let roles = &report["roles"];
+        let lines = roles["players"].as_array().unwrap();
+        assert_eq!(lines.len(), players);
+        for (line, belief) in lines.iter().zip(report["beliefs"].as_array().unwrap()) {
+            let total: f64 = [
+                "wolf", "villager", "seer", "witch", "hunter", "guard", "cupid",
+            ]
+            .iter()
+            .map(|r| line[*r].as_f64().unwrap())
+            .sum();
+            assert!((total - 1.0).abs() < 1e-9, "{line}");
+            assert_eq!(line["wolf"], belief["p_wolf"]);
+        }
+        let counted: Vec<&str> = roles["counts"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|c| c[0].as_str().unwrap())
+            .collect();
+        assert_eq!(counted, present);
+        let text = gametab(&["werewolf", "--log", log]);
+        let text = String::from_utf8(text.stdout).unwrap();
+        for role in &present {
+            assert!(text.contains(&format!("P({role})")), "{text}");
+        }
+    }
+    // The 12-player game: the shooter is the hunter, the lovers are named
+    // by the lover's death, the viewer-less ranking leaves the dead out.
+    let output = gametab(&["werewolf", "--log", ROLES_12, "--json"]);
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["roles"]["players"][3]["hunter"], 1.0);
+    assert_eq!(
+        report["roles"]["lovers"][0]["players"],
+        serde_json::json!([7, 10])
+    );
+    assert_eq!(report["roles"]["lovers"][0]["p"], 1.0);
+    assert_eq!(report["ranking"].as_array().unwrap().len(), 5);
+    let text = String::from_utf8(gametab(&["werewolf", "--log", ROLES_12]).stdout).unwrap();
+    assert!(text.contains("lovers, most likely: 7+10 1.0000"), "{text}");
+}
+
+/// A role log read by a wolf: the report works, and the viewer is in
+/// neither ranking.
+#[test]
+fn a_wolf_viewer_reads_a_role_log() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("wolf.json");
+    std::fs::write(
+        &path,
+        r#"{"players": 7, "wolves": 2, "roles": {"seer": 1, "witch": 1},
+            "viewer": 4, "viewer_role": "wolf",
+            "events": [{"kind": "night", "deaths": [1]},
+                       {"kind": "claim", "player": 2, "role": "seer", "target": 4, "result": "wolf"},
+                       {"kind": "vote", "voter": 4, "target": 2}]}"#,
+    )
+    .unwrap();
+    let output = gametab(&["werewolf", "--log", path.to_str().unwrap(), "--json"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["roles"]["players"][3]["wolf"], 1.0);
+    for ranking in ["ranking", "baseline_ranking"] {
+        let seats = report[ranking].as_array().unwrap();
+        assert_eq!(seats.len(), 5, "{ranking}");
+        assert!(!seats.contains(&serde_json::json!(4)), "{ranking}");
+    }
+}
+
 #[test]
 fn bad_logs_exit_non_zero_naming_the_problem() {
     let dir = tempfile::tempdir().unwrap();
@@ -76,6 +184,21 @@ fn bad_logs_exit_non_zero_naming_the_problem() {
             "not a valid game log",
         ),
         (r#"{"players": 40, "wolves": 10, "events": []}"#, "limit"),
+        (
+            r#"{"players": 6, "wolves": 2, "events": [{"kind": "night", "deaths": [1]}]}"#,
+            "roles",
+        ),
+        (
+            r#"{"players": 6, "wolves": 2, "roles": {"witch": 1}, "events": [
+                {"kind": "night", "deaths": []},
+                {"kind": "hunter_shot", "hunter": 1, "target": 2}]}"#,
+            "event 2",
+        ),
+        (
+            r#"{"players": 14, "wolves": 4, "roles": {"seer": 1, "witch": 1, "hunter": 1,
+                "guard": 1, "cupid": 1}, "events": []}"#,
+            "limit",
+        ),
     ];
     for (index, (log, expected)) in cases.iter().enumerate() {
         let path = dir.path().join(format!("bad-{index}.json"));

@@ -1,6 +1,9 @@
 //! `gametab werewolf --log game.json [--json]`: read a game log, compute the
 //! exact posterior and the published approximate beliefs, and print P(wolf)
 //! per player side by side with the vote ranking, as a text table or JSON.
+//! A log with a `roles` setup is read by the role engine and the report
+//! gains its role section (`role_report`); other logs give the report they
+//! always gave.
 
 use std::io::Write;
 use std::path::PathBuf;
@@ -10,6 +13,8 @@ use clap::{Args, ValueEnum};
 use serde::Serialize;
 
 use gametab_games::werewolf::{rank, Baseline, Candidate, GameLog, Posterior, ScoringRule};
+
+use super::role_report::RoleReport;
 
 /// Arguments of `gametab werewolf`.
 #[derive(Debug, Args)]
@@ -89,6 +94,9 @@ pub struct Report {
     pub ranking: Vec<u32>,
     /// Vote candidates best first (published method).
     pub baseline_ranking: Vec<u32>,
+    /// Role logs only: per-role probabilities, lovers, the reveal rule.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub roles: Option<RoleReport>,
 }
 
 /// Compute the report of a parsed log.
@@ -97,6 +105,9 @@ pub struct Report {
 /// Invalid or contradictory logs (the event is named) and games too large to
 /// enumerate.
 pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
+    if log.is_role_log() {
+        return super::role_report::report(log, rule);
+    }
     let game = log.to_game().context("invalid game log")?;
     let posterior = Posterior::compute(&game)?;
     let baseline = Baseline::run(&game);
@@ -135,6 +146,7 @@ pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
         beliefs,
         ranking: exact_ranking.iter().map(|c| c.player.number()).collect(),
         baseline_ranking: baseline_ranking.iter().map(|c| c.player.number()).collect(),
+        roles: None,
     })
 }
 
@@ -180,6 +192,9 @@ pub fn render_text(report: &Report) -> String {
         report.rule,
         list(&report.baseline_ranking)
     ));
+    if let Some(roles) = &report.roles {
+        out.push_str(&super::role_report::render_text(roles));
+    }
     out
 }
 

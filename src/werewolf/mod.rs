@@ -10,6 +10,7 @@
 //! same whatever the thread count.
 
 pub mod cli;
+pub mod role_report;
 pub mod rows;
 
 use std::time::Instant;
@@ -36,7 +37,7 @@ pub const GAME: GameBuild = GameBuild {
         command: || {
             command_of::<cli::WerewolfArgs>(
                 "werewolf",
-                "Werewolf: exact P(wolf) per player and the vote ranking of a game log",
+                "Werewolf: exact P(wolf) (and, for role logs, P(role)) per player and the vote ranking of a game log",
             )
         },
         run: |m, out| cli::run(&parse(m)?, &mut { out }),

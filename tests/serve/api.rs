@@ -175,6 +175,29 @@ fn every_endpoint_answers_the_cli_document_and_names_its_set() {
         answer.json(),
         cli_json(&["werewolf", "--log", &log, "--json"])
     );
+    // A role log through the same endpoint: the answer gains its role
+    // section, the same as the CLI's.
+    let roles = examples.join("werewolf-roles-12.json");
+    let answer = post(
+        &agent,
+        &format!("{}/v1/werewolf/posterior?rule=information", server.url),
+        &std::fs::read(&roles).unwrap(),
+    );
+    assert_eq!(answer.status, 200, "{}", answer.body);
+    let roles = roles.display().to_string();
+    let json = answer.json();
+    assert_eq!(
+        json,
+        cli_json(&[
+            "werewolf",
+            "--log",
+            &roles,
+            "--rule",
+            "information",
+            "--json"
+        ])
+    );
+    assert_eq!(json["roles"]["players"][3]["hunter"], 1.0);
 
     // Health, the manifest as built, and the explorer page.
     let health = get(&agent, &format!("{}/health", server.url)).json();
@@ -439,6 +462,15 @@ fn bad_input_gets_the_right_status_and_names_the_parameter() {
         (
             werewolf,
             br#"{"players": 5, "wolves": 1, "events": [{"kind": "teleport"}]}"#.to_vec(),
+            422,
+            None,
+        ),
+        (
+            werewolf,
+            br#"{"players": 6, "wolves": 1, "roles": {"witch": 1}, "events": [
+                {"kind": "night", "deaths": []}, {"kind": "night", "deaths": []},
+                {"kind": "night", "deaths": []}]}"#
+                .to_vec(),
             422,
             None,
         ),

@@ -24,12 +24,39 @@
 //! kinds: `night_kill {victim}`, `seer {target, result}`, `vote {voter,
 //! target}`, `eliminated {player, revealed?}`, `revealed {player, side}`,
 //! `behaviour {player, score}`; sides are `"wolf"` or `"village"`.
+//!
+//! **Roles.** A log with a `roles` field is read by the role engine
+//! ([`super::roles`]) instead; a log without one keeps exactly the meaning
+//! (and the answers) above. Extra top-level fields: `roles` (counts of
+//! `seer`, `witch`, `hunter`, `guard`, `cupid`, each 0 or 1, missing ones
+//! 0; villagers fill the rest), `viewer_role` (the viewer's own role;
+//! without it the viewer is village-side), `reveal` (`"role"`, the
+//! default, or `"side"`: what eliminating a player shows, for the ranking's
+//! information gain). Extra model fields: `witch_save`, `witch_poison`,
+//! `hunter_shoots`, `fake_claim`, `village_fake_claim`, `fake_says_wolf`
+//! (see [`RoleModel`](super::roles::RoleModel)). Extra event kinds and
+//! fields:
+//!
+//! ```json
+//! { "kind": "night", "deaths": [12] }
+//! { "kind": "hunter_shot", "hunter": 12, "target": 4 }
+//! { "kind": "lover_death", "player": 7, "lover": 4 }
+//! { "kind": "claim", "player": 1, "role": "seer", "target": 3, "result": "wolf" }
+//! { "kind": "eliminated", "player": 3, "role": "hunter" }
+//! { "kind": "revealed", "player": 5, "role": "witch" }
+//! ```
+//!
+//! `night` lists who died by the wolves and the poison (0, 1 or 2
+//! players); a hunter's shot and a lover's death follow the night or
+//! elimination that caused them. Roles are `"wolf"`, `"villager"`,
+//! `"seer"`, `"witch"`, `"hunter"`, `"guard"`, `"cupid"`.
 
 use serde::{Deserialize, Serialize};
 
 use crate::error::{Error, Result};
 
 use super::model::{Event, EvidenceModel, Game, Player, Setup, Side};
+use super::roles::{RevealRule, Role};
 
 /// A side as written in a log: `"wolf"` or `"village"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -59,6 +86,69 @@ impl From<Side> for SideName {
     }
 }
 
+/// A role as written in a log.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum RoleName {
+    Wolf,
+    Villager,
+    Seer,
+    Witch,
+    Hunter,
+    Guard,
+    Cupid,
+}
+
+impl From<RoleName> for Role {
+    fn from(role: RoleName) -> Role {
+        match role {
+            RoleName::Wolf => Role::Wolf,
+            RoleName::Villager => Role::Villager,
+            RoleName::Seer => Role::Seer,
+            RoleName::Witch => Role::Witch,
+            RoleName::Hunter => Role::Hunter,
+            RoleName::Guard => Role::Guard,
+            RoleName::Cupid => Role::Cupid,
+        }
+    }
+}
+
+/// What an elimination shows, as written in a log: `"role"` or `"side"`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum RevealName {
+    Role,
+    Side,
+}
+
+impl From<RevealName> for RevealRule {
+    fn from(reveal: RevealName) -> RevealRule {
+        match reveal {
+            RevealName::Role => RevealRule::Role,
+            RevealName::Side => RevealRule::Side,
+        }
+    }
+}
+
+/// The special roles of a role log, each counted 0 or 1 (missing: 0).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+#[allow(missing_docs)]
+pub struct RolesLog {
+    #[serde(default)]
+    pub seer: u32,
+    #[serde(default)]
+    pub witch: u32,
+    #[serde(default)]
+    pub hunter: u32,
+    #[serde(default)]
+    pub guard: u32,
+    #[serde(default)]
+    pub cupid: u32,
+}
+
 /// Optional overrides of the evidence model.
 #[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
@@ -73,6 +163,24 @@ pub struct ModelLog {
     pub village_votes_wolf: Option<f64>,
     /// See [`EvidenceModel::seer_accuracy`].
     pub seer_accuracy: Option<f64>,
+    /// Role logs only: see [`RoleModel`](super::roles::RoleModel).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witch_save: Option<f64>,
+    /// Role logs only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witch_poison: Option<f64>,
+    /// Role logs only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hunter_shoots: Option<f64>,
+    /// Role logs only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fake_claim: Option<f64>,
+    /// Role logs only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub village_fake_claim: Option<f64>,
+    /// Role logs only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fake_says_wolf: Option<f64>,
 }
 
 impl ModelLog {
@@ -102,16 +210,40 @@ pub enum EventLog {
     Seer { target: u32, result: SideName },
     /// See [`Event::Vote`].
     Vote { voter: u32, target: u32 },
-    /// See [`Event::Eliminated`].
+    /// See [`Event::Eliminated`]; `role` (role logs) is the card shown.
     Eliminated {
         player: u32,
         #[serde(default)]
         revealed: Option<SideName>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        role: Option<RoleName>,
     },
-    /// See [`Event::Revealed`].
-    Revealed { player: u32, side: SideName },
+    /// See [`Event::Revealed`]; exactly one of `side` and `role` (role logs).
+    Revealed {
+        player: u32,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        side: Option<SideName>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        role: Option<RoleName>,
+    },
     /// See [`Event::Behaviour`].
     Behaviour { player: u32, score: f64 },
+    /// Role logs: a night and its deaths (0, 1 or 2 players).
+    Night { deaths: Vec<u32> },
+    /// Role logs: the hunter shoots after dying.
+    HunterShot { hunter: u32, target: u32 },
+    /// Role logs: `player` dies as the lover of `lover`.
+    LoverDeath { player: u32, lover: u32 },
+    /// Role logs: `player` claims `role`; a seer claim may report a check
+    /// (`target` and `result` together).
+    Claim {
+        player: u32,
+        role: RoleName,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        target: Option<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        result: Option<SideName>,
+    },
 }
 
 /// A whole game log.
@@ -128,6 +260,16 @@ pub struct GameLog {
     /// Evidence-model overrides.
     #[serde(default)]
     pub model: ModelLog,
+    /// Role logs: the special roles of the setup. Its presence selects the
+    /// role engine.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub roles: Option<RolesLog>,
+    /// Role logs: the viewer's own role.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub viewer_role: Option<RoleName>,
+    /// Role logs: what an elimination shows (default `role`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reveal: Option<RevealName>,
     /// The events, in game order.
     pub events: Vec<EventLog>,
 }
@@ -154,19 +296,51 @@ impl EventLog {
             EventLog::Eliminated {
                 player: who,
                 revealed,
+                role: None,
             } => Event::Eliminated {
                 player: player(who)?,
                 revealed: revealed.map(Side::from),
             },
-            EventLog::Revealed { player: who, side } => Event::Revealed {
+            EventLog::Revealed {
+                player: who,
+                side: Some(side),
+                role: None,
+            } => Event::Revealed {
                 player: player(who)?,
                 side: side.into(),
             },
+            EventLog::Revealed {
+                side: None,
+                role: None,
+                ..
+            } => {
+                return Err(Error::Inconsistent(
+                    "a `revealed` event needs its `side`".into(),
+                ))
+            }
             EventLog::Behaviour { player: who, score } => Event::Behaviour {
                 player: player(who)?,
                 score,
             },
+            _ => {
+                return Err(Error::Inconsistent(format!(
+                    "`{}` needs a role log: add a `roles` field (e.g. \"roles\": {{\"witch\": 1}})",
+                    self.role_feature()
+                )))
+            }
         })
+    }
+
+    /// The role-log feature this event uses (for error messages).
+    fn role_feature(&self) -> &'static str {
+        match self {
+            EventLog::Night { .. } => "night",
+            EventLog::HunterShot { .. } => "hunter_shot",
+            EventLog::LoverDeath { .. } => "lover_death",
+            EventLog::Claim { .. } => "claim",
+            EventLog::Eliminated { .. } | EventLog::Revealed { .. } => "role",
+            _ => "this event",
+        }
     }
 }
 
@@ -178,6 +352,13 @@ impl GameLog {
     /// number; [`Error::Inconsistent`] naming the first event that
     /// contradicts the ones before it (see [`Game::push`]).
     pub fn to_game(&self) -> Result<Game> {
+        if self.has_roles() {
+            return Err(Error::Inconsistent(
+                "this log has role fields (roles, viewer_role, reveal or role-model parameters); \
+                 read it with GameLog::to_role_game"
+                    .into(),
+            ));
+        }
         let setup = Setup::new(self.players, self.wolves)?;
         let player = |number: u32| Player::from_number(number, setup);
         let viewer = self.viewer.map(player).transpose()?;
@@ -190,10 +371,41 @@ impl GameLog {
                 },
                 other => other,
             };
-            let event = event.to_event(setup).map_err(at_event)?;
+            // The event itself is refused (a role-log kind, a missing side):
+            // name it as `Game::push` names the events it refuses.
+            let event = event.to_event(setup).map_err(|error| match error {
+                Error::Inconsistent(detail) => {
+                    Error::Inconsistent(format!("event {}: {detail}", index + 1))
+                }
+                other => at_event(other),
+            })?;
             game.push(event).map_err(at_event)?;
         }
         Ok(game)
+    }
+
+    /// Whether the log is a role log (read by [`GameLog::to_role_game`]):
+    /// it has a `roles` field.
+    pub fn is_role_log(&self) -> bool {
+        self.roles.is_some()
+    }
+
+    /// Whether the log uses any role-log field at all.
+    fn has_roles(&self) -> bool {
+        let m = &self.model;
+        self.roles.is_some()
+            || self.viewer_role.is_some()
+            || self.reveal.is_some()
+            || [
+                m.witch_save,
+                m.witch_poison,
+                m.hunter_shoots,
+                m.fake_claim,
+                m.village_fake_claim,
+                m.fake_says_wolf,
+            ]
+            .iter()
+            .any(Option::is_some)
     }
 }
 

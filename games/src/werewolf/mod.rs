@@ -49,11 +49,12 @@ mod early;
 mod log;
 mod model;
 mod posterior;
+pub mod roles;
 mod scoring;
 
 pub use baseline::Baseline;
 pub use early::{EarlyAnswer, EarlyRole, EarlyRoleAnswer, EarlySituation, EarlyVote, EARLY_FAMILY};
-pub use log::{EventLog, GameLog, ModelLog, SideName};
+pub use log::{EventLog, GameLog, ModelLog, RevealName, RoleName, RolesLog, SideName};
 pub use model::{
     Event, EvidenceModel, Game, Player, PlayerSet, Setup, Side, VoteWeights, MAX_PLAYERS,
 };

@@ -127,6 +127,12 @@ impl Player {
         self.0 as usize
     }
 
+    /// The player at 0-based seat `index` (callers keep it below the
+    /// number of players).
+    pub(crate) const fn from_index(index: usize) -> Player {
+        Player(index as u8)
+    }
+
     const fn bit(self) -> u64 {
         1u64 << self.0
     }

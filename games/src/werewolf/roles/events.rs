@@ -1,0 +1,165 @@
+//! The public events of a role game: what the table sees, in game order,
+//! and what became known of a player.
+
+use std::fmt;
+
+use super::super::model::{Player, Side};
+use super::setup::{Role, RoleSet};
+
+/// What became known of a player: their side or their role.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Known {
+    /// Only the side.
+    Side(Side),
+    /// The role card.
+    Role(Role),
+}
+
+impl Known {
+    /// The roles compatible with what is known.
+    pub const fn roles(self) -> RoleSet {
+        match self {
+            Known::Side(side) => RoleSet::of_side(side),
+            Known::Role(role) => RoleSet::only(role),
+        }
+    }
+
+    /// The side it implies.
+    pub const fn side(self) -> Side {
+        match self {
+            Known::Side(side) => side,
+            Known::Role(role) => role.side(),
+        }
+    }
+}
+
+impl fmt::Display for Known {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            Known::Side(side) => write!(f, "{side}"),
+            Known::Role(role) => write!(f, "the {role}"),
+        }
+    }
+}
+
+/// One public event of a role game, in game order.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoleEvent {
+    /// A night with its deaths by the wolves or the poison (0, 1 or 2
+    /// players; lovers dying of grief come as [`RoleEvent::LoverDeath`]).
+    Night {
+        /// Who died, in any order.
+        deaths: Vec<Player>,
+    },
+    /// The side-only night kill of old logs: the wolves' victim died (a
+    /// village-side player chosen uniformly); no guard or witch that night.
+    NightKill {
+        /// The victim.
+        victim: Player,
+    },
+    /// The viewer's own seer check (as in side-only logs).
+    SeerCheck {
+        /// The player checked.
+        target: Player,
+        /// The side learned.
+        result: Side,
+    },
+    /// A day vote.
+    Vote {
+        /// Who voted.
+        voter: Player,
+        /// For whom.
+        target: Player,
+    },
+    /// A behaviour score, likelihood ratio `e^score` in favour of wolf.
+    Behaviour {
+        /// The player observed.
+        player: Player,
+        /// Log likelihood ratio, wolf over not wolf.
+        score: f64,
+    },
+    /// `player` was voted out; `shown` is what the table learned.
+    Eliminated {
+        /// The player voted out.
+        player: Player,
+        /// The card or the side shown, if any.
+        shown: Option<Known>,
+    },
+    /// A player's side or role became known without a death.
+    Revealed {
+        /// The player.
+        player: Player,
+        /// What became known.
+        known: Known,
+    },
+    /// The hunter, who died in the current step, shot `target`.
+    HunterShot {
+        /// The hunter (revealed by the shot).
+        hunter: Player,
+        /// The player shot, who dies at once.
+        target: Player,
+    },
+    /// `player` died of grief: their lover `lover` died in this step.
+    LoverDeath {
+        /// The player dying as a lover.
+        player: Player,
+        /// Their lover, dead earlier in the same step.
+        lover: Player,
+    },
+    /// `player` claims `role`, a seer claim optionally with a check.
+    Claim {
+        /// The claimant.
+        player: Player,
+        /// The role claimed (never wolf).
+        role: Role,
+        /// A claimed seer's reported check: who and which side.
+        check: Option<(Player, Side)>,
+    },
+}
+
+impl fmt::Display for RoleEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let list = |players: &[Player]| {
+            players
+                .iter()
+                .map(|p| p.number().to_string())
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        match self {
+            RoleEvent::Night { deaths } if deaths.is_empty() => write!(f, "quiet night"),
+            RoleEvent::Night { deaths } => write!(f, "night deaths [{}]", list(deaths)),
+            RoleEvent::NightKill { victim } => write!(f, "night kill of {victim}"),
+            RoleEvent::SeerCheck { target, result } => {
+                write!(f, "seer check: {target} is {result}")
+            }
+            RoleEvent::Vote { voter, target } => {
+                write!(f, "vote {} -> {}", voter.number(), target.number())
+            }
+            RoleEvent::Behaviour { player, score } => {
+                write!(f, "behaviour score {score} for {player}")
+            }
+            RoleEvent::Eliminated { player, shown } => match shown {
+                Some(known) => write!(f, "{player} voted out, shown {known}"),
+                None => write!(f, "{player} voted out, card not shown"),
+            },
+            RoleEvent::Revealed { player, known } => write!(f, "{player} revealed as {known}"),
+            RoleEvent::HunterShot { hunter, target } => {
+                write!(f, "hunter {hunter} shoots {target}")
+            }
+            RoleEvent::LoverDeath { player, lover } => {
+                write!(f, "{player} dies as the lover of {lover}")
+            }
+            RoleEvent::Claim {
+                player,
+                role,
+                check,
+            } => match check {
+                Some((target, side)) => {
+                    write!(f, "{player} claims {role}, says {target} is {side}")
+                }
+                None => write!(f, "{player} claims {role}"),
+            },
+        }
+    }
+}
