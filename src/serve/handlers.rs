@@ -1,7 +1,7 @@
 //! The endpoints. Each turns its parameters into the same query value the
 //! CLI builds from its flags and prints the same document
 //! ([`lookup_cli::answer`], [`dice::cli::document`], [`cluedo::cli::json`],
-//! [`werewolf::cli::report`]): one serialisation for both.
+//! [`crate::werewolf::cli::report`]): one serialisation for both.
 //!
 //! Table answers carry the set's ETag and `Cache-Control: no-cache` (a
 //! client may keep them and revalidate; `If-None-Match` gives 304 until the
@@ -23,14 +23,13 @@ use gametab_games::cluedo::{analyse, GameLog as CluedoLog, Model};
 use gametab_games::dice::{Bid, Hand};
 use gametab_games::murder_plan::model::{KEY_PERSON_INTRIGUE_CAP, KILLER_INTRIGUE_CAP};
 use gametab_games::murder_plan::DaysLeft;
-use gametab_games::werewolf::{GameLog as WerewolfLog, ScoringRule};
 
 use super::params::{ApiError, Params};
 use super::set::LoadedSet;
 use super::App;
 use crate::murder_plan::cli::StateArgs;
 use crate::murder_plan::lookup_cli::{self, Query, Side};
-use crate::{cluedo, dice, werewolf};
+use crate::{cluedo, dice};
 
 /// Most events (suggestions, accusations and facts) a Cluedo log may hold.
 pub const MAX_CLUEDO_EVENTS: usize = 10_000;
@@ -410,7 +409,7 @@ pub async fn dice_bid(
 
 /// The body of a POST, or the error answer of a body over the limit or
 /// unreadable.
-fn body_of(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
+pub(super) fn body_of(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
     body.map_err(|rejection| {
         let status = rejection.status();
         let error = if status == StatusCode::PAYLOAD_TOO_LARGE {
@@ -427,7 +426,7 @@ fn body_of(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
 }
 
 /// Run an engine on a blocking thread and answer its document (not cached).
-async fn engine_answer(
+pub(super) async fn engine_answer(
     set: Arc<LoadedSet>,
     work: impl FnOnce() -> Result<Bytes, ApiError> + Send + 'static,
 ) -> Response {
@@ -450,7 +449,7 @@ async fn engine_answer(
     response
 }
 
-fn json_body(body: &[u8]) -> Result<&str, ApiError> {
+pub(super) fn json_body(body: &[u8]) -> Result<&str, ApiError> {
     let text = std::str::from_utf8(body)
         .map_err(|_| ApiError::bad("body", "the body is not UTF-8 text"))?;
     serde_json::from_str::<serde::de::IgnoredAny>(text)
@@ -535,42 +534,6 @@ pub async fn cluedo_advice(
         let doc = cluedo::advice_cli::document(&log, &knowledge, model, room.as_deref(), top)
             .map_err(|e| unprocessable(format!("{e:#}")))?;
         to_json(&doc)
-    })
-    .await
-}
-
-/// `POST /v1/werewolf/posterior`
-pub async fn werewolf_posterior(
-    State(app): State<Arc<App>>,
-    RawQuery(q): RawQuery,
-    body: Result<Bytes, BytesRejection>,
-) -> Response {
-    let set = app.current.get();
-    let prepared = (|| {
-        let params = Params::parse(q.as_deref(), &["rule"])?;
-        let rule = params.parsed("rule", ScoringRule::Published, |t| match t {
-            "published" => Ok(ScoringRule::Published),
-            "probability" => Ok(ScoringRule::Probability),
-            "information" => Ok(ScoringRule::Information),
-            other => Err(format!(
-                "'{other}' is not one of published, probability, information"
-            )),
-        })?;
-        Ok((rule, body_of(body)?))
-    })();
-    engine_answer(Arc::clone(&set), move || {
-        let (rule, body) = prepared?;
-        let text = json_body(&body)?;
-        let log: WerewolfLog = serde_json::from_str(text).map_err(|e| {
-            ApiError::status(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("invalid log: {e}"),
-            )
-        })?;
-        // Everything wrong with a log that parsed is in the log: 422.
-        let report = werewolf::cli::report(&log, rule)
-            .map_err(|e| ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, format!("{e:#}")))?;
-        to_json(&report)
     })
     .await
 }

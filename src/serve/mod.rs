@@ -18,6 +18,7 @@ mod endgame;
 mod handlers;
 pub mod params;
 pub mod set;
+mod werewolf;
 
 use std::io::Write;
 use std::net::SocketAddr;
@@ -100,7 +101,8 @@ pub fn router(app: Arc<App>, cors_origin: Option<&str>, max_body: usize) -> Resu
         .route("/v1/dice/endgame", get(endgame::dice_endgame))
         .route("/v1/cluedo/notebook", post(handlers::cluedo_notebook))
         .route("/v1/cluedo/advice", post(handlers::cluedo_advice))
-        .route("/v1/werewolf/posterior", post(handlers::werewolf_posterior))
+        .route("/v1/werewolf/posterior", post(werewolf::werewolf_posterior))
+        .route("/v1/werewolf/roles", post(werewolf::werewolf_roles))
         .fallback(handlers::not_found)
         .layer(DefaultBodyLimit::max(max_body))
         .layer(axum::middleware::from_fn_with_state(

@@ -198,6 +198,33 @@ fn every_endpoint_answers_the_cli_document_and_names_its_set() {
         ])
     );
     assert_eq!(json["roles"]["players"][3]["hunter"], 1.0);
+    // The roles endpoint: the same report for a role log; a side-only log
+    // is read as a game without special roles and gains the role section,
+    // with the side engine's P(wolf).
+    let by_roles = post(
+        &agent,
+        &format!("{}/v1/werewolf/roles?rule=information", server.url),
+        &std::fs::read(&roles).unwrap(),
+    );
+    assert_eq!(by_roles.status, 200, "{}", by_roles.body);
+    assert_eq!(by_roles.json(), json);
+    let side_only = post(
+        &agent,
+        &format!("{}/v1/werewolf/roles", server.url),
+        &werewolf,
+    );
+    assert_eq!(side_only.status, 200, "{}", side_only.body);
+    let side_only = side_only.json();
+    let plain = cli_json(&["werewolf", "--log", &log, "--json"]);
+    let players = side_only["roles"]["players"].as_array().unwrap();
+    assert_eq!(players.len(), plain["beliefs"].as_array().unwrap().len());
+    for (role, belief) in players.iter().zip(plain["beliefs"].as_array().unwrap()) {
+        let (a, b) = (
+            role["wolf"].as_f64().unwrap(),
+            belief["p_wolf"].as_f64().unwrap(),
+        );
+        assert!((a - b).abs() < 1e-12, "{role} vs {belief}");
+    }
 
     // Health, the manifest as built, and the explorer page.
     let health = get(&agent, &format!("{}/health", server.url)).json();
@@ -422,6 +449,7 @@ fn bad_input_gets_the_right_status_and_names_the_parameter() {
         ("DELETE", "/v1/murder-plan/state"),
         ("GET", "/v1/cluedo/notebook"),
         ("PUT", "/v1/werewolf/posterior"),
+        ("GET", "/v1/werewolf/roles"),
     ] {
         expect_error(&agent, &server, method, path, None, 405, None);
     }

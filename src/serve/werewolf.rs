@@ -1,0 +1,78 @@
+//! The Werewolf endpoints: `POST /v1/werewolf/posterior` (the report of
+//! `gametab werewolf --json`, with its role section for a role log) and
+//! `POST /v1/werewolf/roles` (the same report with the role section always
+//! there: a side-only log is read as a game with no special roles, which
+//! the role engine answers exactly as the side engine does).
+
+use std::sync::Arc;
+
+use axum::body::Bytes;
+use axum::extract::rejection::BytesRejection;
+use axum::extract::{RawQuery, State};
+use axum::http::StatusCode;
+use axum::response::Response;
+use gametab_games::werewolf::{GameLog as WerewolfLog, RolesLog, ScoringRule};
+
+use super::handlers::{body_of, engine_answer, json_body, to_json};
+use super::params::{ApiError, Params};
+use super::App;
+use crate::werewolf;
+
+/// Parse the rule and the log, and answer with the report; `roles`: read a
+/// side-only log as a role log without special roles.
+async fn answer(
+    app: Arc<App>,
+    query: Option<String>,
+    body: Result<Bytes, BytesRejection>,
+    roles: bool,
+) -> Response {
+    let set = app.current.get();
+    let prepared = (|| {
+        let params = Params::parse(query.as_deref(), &["rule"])?;
+        let rule = params.parsed("rule", ScoringRule::Published, |t| match t {
+            "published" => Ok(ScoringRule::Published),
+            "probability" => Ok(ScoringRule::Probability),
+            "information" => Ok(ScoringRule::Information),
+            other => Err(format!(
+                "'{other}' is not one of published, probability, information"
+            )),
+        })?;
+        Ok((rule, body_of(body)?))
+    })();
+    engine_answer(Arc::clone(&set), move || {
+        let (rule, body) = prepared?;
+        let text = json_body(&body)?;
+        let mut log: WerewolfLog = serde_json::from_str(text).map_err(|e| {
+            ApiError::status(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                format!("invalid log: {e}"),
+            )
+        })?;
+        if roles && !log.is_role_log() {
+            log.roles = Some(RolesLog::default());
+        }
+        // Everything wrong with a log that parsed is in the log: 422.
+        let report = werewolf::cli::report(&log, rule)
+            .map_err(|e| ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, format!("{e:#}")))?;
+        to_json(&report)
+    })
+    .await
+}
+
+/// `POST /v1/werewolf/posterior`
+pub async fn werewolf_posterior(
+    State(app): State<Arc<App>>,
+    RawQuery(q): RawQuery,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    answer(app, q, body, false).await
+}
+
+/// `POST /v1/werewolf/roles`
+pub async fn werewolf_roles(
+    State(app): State<Arc<App>>,
+    RawQuery(q): RawQuery,
+    body: Result<Bytes, BytesRejection>,
+) -> Response {
+    answer(app, q, body, true).await
+}
