@@ -251,3 +251,81 @@ fn bad_endgame_arguments_are_named() {
     ]);
     assert!(!ok && err.contains("/nonexistent"), "{err}");
 }
+
+/// Build the endgame tables of `games` into a fresh directory with
+/// `threads` workers and the cache `cache`; the table files' bytes by
+/// name, and the summary lines.
+fn build_endgames(
+    games: &[Endgame],
+    threads: usize,
+    cache: Option<&std::path::Path>,
+) -> (Vec<(String, Vec<u8>)>, Vec<String>) {
+    let dir = tempfile::tempdir().unwrap();
+    let options = gametab::options::BuildOptions {
+        out: dir.path().to_path_buf(),
+        threads,
+        progress: false,
+        lp: Default::default(),
+        cache: cache.map(|c| c.join("games.bin")),
+        endgame_frontier: false,
+    };
+    let mut writer = gametab::output::TableWriter::new(dir.path()).unwrap();
+    let pool = rayon::ThreadPoolBuilder::new()
+        .num_threads(threads)
+        .build()
+        .unwrap();
+    let lines = pool
+        .install(|| gametab::dice::endgame::build::build(games, &options, &mut writer))
+        .unwrap();
+    let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir.path())
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .filter(|p| p.extension().is_some_and(|x| x == "parquet"))
+        .map(|p| {
+            let name = p.file_name().unwrap().to_string_lossy().into_owned();
+            (name, std::fs::read(&p).unwrap())
+        })
+        .collect();
+    files.sort();
+    (files, lines)
+}
+
+#[test]
+fn the_same_bytes_whatever_the_threads_and_from_the_cache() {
+    let games: Vec<Endgame> = [(1, 1, 4, false), (2, 1, 3, true), (1, 2, 3, false)]
+        .into_iter()
+        .map(|(a, b, s, w)| Endgame::new(a, b, s, w).unwrap())
+        .collect();
+    let cache = tempfile::tempdir().unwrap();
+    let (one, lines) = build_endgames(&games, 1, Some(cache.path()));
+    assert_eq!(one.len(), 3);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("3 games (0 from the cache")),
+        "{lines:?}"
+    );
+    let (two, _) = build_endgames(&games, 2, None);
+    assert_eq!(one, two, "the thread count changed the bytes");
+    let (cached, lines) = build_endgames(&games, 2, Some(cache.path()));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("3 games (3 from the cache")),
+        "{lines:?}"
+    );
+    assert_eq!(one, cached, "the cache changed the bytes");
+    // A damaged cache is a warning, and the games are solved again.
+    let path = cache.path().join("dice_endgame_games.bin");
+    let mut bytes = std::fs::read(&path).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&path, bytes).unwrap();
+    let (again, lines) = build_endgames(&games, 2, Some(cache.path()));
+    assert!(
+        lines.iter().any(|l| l.starts_with("warning: ignoring the endgame cache")
+            && l.contains("checksum")),
+        "{lines:?}"
+    );
+    assert_eq!(one, again);
+}
