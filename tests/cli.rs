@@ -14,17 +14,7 @@ use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
 
 use gametab::published;
 
-fn gametab(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gametab"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::gametab;
 
 fn fails_with(args: &[&str], needle: &str) {
     let (ok, _, err) = gametab(args);

@@ -5,8 +5,6 @@
 
 mod common;
 
-use std::process::Command;
-
 use gametab_games::dice::endgame::{Action, Endgame, History, Player};
 use gametab_lookup::Tables;
 use serde_json::Value;
@@ -119,17 +117,7 @@ fn lookups_give_sound_probabilities_and_posteriors() {
     }
 }
 
-fn gametab(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gametab"))
-        .args(args)
-        .output()
-        .expect("the binary runs");
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::gametab;
 
 #[test]
 fn the_command_prints_value_moves_and_posterior() {

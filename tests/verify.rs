@@ -73,17 +73,7 @@ fn findings_of<'a>(report: &'a Report, file: &str) -> Vec<&'a gametab::verify::F
     found
 }
 
-fn gametab(args: &[&str]) -> (bool, String, String) {
-    let out = Command::new(env!("CARGO_BIN_EXE_gametab"))
-        .args(args)
-        .output()
-        .unwrap();
-    (
-        out.status.success(),
-        String::from_utf8_lossy(&out.stdout).into_owned(),
-        String::from_utf8_lossy(&out.stderr).into_owned(),
-    )
-}
+use common::gametab;
 
 /// The values-table row of a start state with `days_left` turns left.
 fn start_row(days_left: usize) -> usize {

@@ -12,7 +12,7 @@ use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
 use serde::Serialize;
 
-use gametab_games::werewolf::{rank, Baseline, Candidate, GameLog, Posterior, ScoringRule};
+use gametab_games::werewolf::{rank, Baseline, Candidate, GameLog, Player, Posterior, ScoringRule};
 
 use super::role_report::RoleReport;
 
@@ -113,28 +113,15 @@ pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
     let baseline = Baseline::run(&game);
     let exact_ranking = rank(&posterior, rule, None);
     let baseline_ranking = baseline.rank(rule);
-    let find = |ranking: &[Candidate], number: u32| {
-        ranking
-            .iter()
-            .find(|c| c.player.number() == number)
-            .copied()
-    };
     let setup = game.setup();
-    let beliefs = setup
-        .all_players()
-        .map(|player| {
-            let exact = find(&exact_ranking, player.number());
-            PlayerLine {
-                player: player.number(),
-                alive: game.living().contains(player),
-                p_wolf: posterior.p_wolf(player),
-                baseline_p_wolf: baseline.p_wolf(player),
-                information_gain_bits: exact.map(|c| c.information_gain),
-                score: exact.map(|c| c.score),
-                baseline_score: find(&baseline_ranking, player.number()).map(|c| c.score),
-            }
-        })
-        .collect();
+    let beliefs = belief_lines(
+        setup.all_players(),
+        |player| game.living().contains(player),
+        |player| posterior.p_wolf(player),
+        &baseline,
+        &exact_ranking,
+        &baseline_ranking,
+    );
     Ok(Report {
         players: setup.players(),
         wolves: setup.wolves(),
@@ -148,6 +135,37 @@ pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
         baseline_ranking: baseline_ranking.iter().map(|c| c.player.number()).collect(),
         roles: None,
     })
+}
+
+/// One line per player, in seat order: alive, the exact P(wolf) (`p_wolf`),
+/// the published method's, and both rankings' information gain and score
+/// (none for a player who is no candidate). The side-only report and the
+/// role report both print these lines.
+pub(super) fn belief_lines(
+    players: impl Iterator<Item = Player>,
+    alive: impl Fn(Player) -> bool,
+    p_wolf: impl Fn(Player) -> f64,
+    baseline: &Baseline,
+    exact_ranking: &[Candidate],
+    baseline_ranking: &[Candidate],
+) -> Vec<PlayerLine> {
+    let find = |ranking: &[Candidate], player: Player| {
+        ranking.iter().find(|c| c.player == player).copied()
+    };
+    players
+        .map(|player| {
+            let exact = find(exact_ranking, player);
+            PlayerLine {
+                player: player.number(),
+                alive: alive(player),
+                p_wolf: p_wolf(player),
+                baseline_p_wolf: baseline.p_wolf(player),
+                information_gain_bits: exact.map(|c| c.information_gain),
+                score: exact.map(|c| c.score),
+                baseline_score: find(baseline_ranking, player).map(|c| c.score),
+            }
+        })
+        .collect()
 }
 
 /// The report as a text table.

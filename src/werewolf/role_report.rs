@@ -8,9 +8,9 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 
 use gametab_games::werewolf::roles::{Role, RolePosterior};
-use gametab_games::werewolf::{Baseline, Candidate, GameLog, ScoringRule};
+use gametab_games::werewolf::{Baseline, GameLog, ScoringRule};
 
-use super::cli::{PlayerLine, Report};
+use super::cli::Report;
 
 /// How many lovers' pairs the report lists, most likely first.
 pub const LOVERS_SHOWN: usize = 5;
@@ -82,29 +82,16 @@ pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
     let viewer = game.viewer().map(|(player, _)| player);
     let mut baseline_ranking = baseline.rank(rule);
     baseline_ranking.retain(|c| Some(c.player) != viewer);
-    let find = |ranking: &[Candidate], number: u32| {
-        ranking
-            .iter()
-            .find(|c| c.player.number() == number)
-            .copied()
-    };
     let setup = game.setup();
     let sides = setup.sides();
-    let beliefs = sides
-        .all_players()
-        .map(|player| {
-            let exact = find(&exact_ranking, player.number());
-            PlayerLine {
-                player: player.number(),
-                alive: game.living().contains(player),
-                p_wolf: posterior.p_wolf(player),
-                baseline_p_wolf: baseline.p_wolf(player),
-                information_gain_bits: exact.map(|c| c.information_gain),
-                score: exact.map(|c| c.score),
-                baseline_score: find(&baseline_ranking, player.number()).map(|c| c.score),
-            }
-        })
-        .collect();
+    let beliefs = super::cli::belief_lines(
+        sides.all_players(),
+        |player| game.living().contains(player),
+        |player| posterior.p_wolf(player),
+        &baseline,
+        &exact_ranking,
+        &baseline_ranking,
+    );
     let players = sides
         .all_players()
         .map(|player| {

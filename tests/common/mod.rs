@@ -219,3 +219,17 @@ fn remove_stale_sets(base: &Path, key: &str) {
         }
     }
 }
+
+/// Run the `gametab` binary under test: (success, standard output,
+/// standard error).
+pub fn gametab(args: &[&str]) -> (bool, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_gametab"))
+        .args(args)
+        .output()
+        .expect("the binary runs");
+    (
+        out.status.success(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
