@@ -214,8 +214,21 @@ impl EndgameTables {
             })
             .collect();
         let mut previous: Option<(Endgame, u8, usize, Vec<u8>, u8)> = None;
+        // Hands as faces, parsed once per distinct text; the hands of both
+        // players of the current game, enumerated once per game (rows come
+        // grouped by game).
+        let hand_faces: Vec<Option<Vec<u8>>> = hands
+            .dictionary()
+            .iter()
+            .map(|text| text.split(',').map(|f| f.trim().parse().ok()).collect())
+            .collect();
+        let mut current: Option<(Endgame, [gametab_games::dice::endgame::Hands; 2])> = None;
         for row in 0..data.rows() {
             let game = key(&data, row)?;
+            if current.as_ref().is_none_or(|(g, _)| *g != game) {
+                current = Some((game, Player::BOTH.map(|p| game.hands(p))));
+            }
+            let game_hands = &current.as_ref().expect("set just above").1;
             let stored = games.get_mut(&game).ok_or_else(|| {
                 bad_row(
                     table,
@@ -225,14 +238,11 @@ impl EndgameTables {
             })?;
             let player = Player::from_number(players[row].max(0) as u32)
                 .map_err(|e| bad_row(table, row, e))?;
-            let faces: Vec<u8> = hands[row]
-                .split(',')
-                .map(|f| f.trim().parse::<u8>())
-                .collect::<std::result::Result<_, _>>()
-                .map_err(|_| bad_row(table, row, format!("hand '{}'", &hands[row])))?;
-            let hand = game
-                .hands(player)
-                .index_of(&faces)
+            let faces = hand_faces[hands.codes()[row] as usize]
+                .as_ref()
+                .ok_or_else(|| bad_row(table, row, format!("hand '{}'", &hands[row])))?;
+            let hand = game_hands[player.index()]
+                .index_of(faces)
                 .map_err(|e| bad_row(table, row, e))?;
             let bids = parsed[histories.codes()[row] as usize]
                 .as_ref()
