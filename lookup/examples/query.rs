@@ -10,6 +10,7 @@
 use std::process::ExitCode;
 use std::time::Instant;
 
+use gametab_lookup::games::dice::endgame::Endgame;
 use gametab_lookup::games::murder_plan::{Offset, State};
 use gametab_lookup::Tables;
 
@@ -45,6 +46,31 @@ fn run(dir: &str) -> gametab_lookup::Result<()> {
         tables.cluedo()?.len(),
         tables.werewolf()?.len(),
     );
+
+    // The exact Liar's Dice endgame: 2 dice against 1, five sides, after
+    // the bids 1x5 and 2x3, player 1 holding 3 and 5.
+    let endgame = tables.dice_endgame()?.game(Endgame::new(2, 1, 5, false)?)?;
+    let point = endgame.at("15,23", Some(&[3, 5]))?;
+    println!(
+        "Liar's Dice endgame {}: value {} (exploitability {:.1e})",
+        endgame.game, endgame.value_exact, endgame.exploitability
+    );
+    for a in point
+        .actions
+        .iter()
+        .flatten()
+        .filter(|a| a.probability > 0.0)
+    {
+        println!("  {} with probability {:.4}", a.action, a.probability);
+    }
+    for h in point
+        .opponent_posterior
+        .iter()
+        .flatten()
+        .filter(|h| h.probability > 0.0)
+    {
+        println!("  opponent holds {}: {:.4}", h.hand, h.probability);
+    }
     Ok(())
 }
 
