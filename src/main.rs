@@ -67,8 +67,8 @@ struct BuildArgs {
     /// Solve every game afresh, neither reading nor writing the cache.
     #[arg(long)]
     no_cache: bool,
-    /// Also solve the larger Liar's Dice endgames (2v2, 3v1, 1v3; tens of
-    /// minutes), beyond the default three dice or fewer.
+    /// Also solve the larger Liar's Dice endgames (six-sided wild 2v1 and
+    /// 1v2, and 2v2, 3v1, 1v3 up to 4 or 5 sides; about an hour).
     #[arg(long)]
     endgame_frontier: bool,
 }
