@@ -216,7 +216,11 @@ fn bad_endgame_arguments_are_named() {
             "2 dice given, this player holds 1",
         ),
         (&["--dice", "1,1", "--hand", "9"][..], "face 9"),
-        (&["--dice", "2,2"][..], "--endgame-frontier"),
+        (&["--dice", "2,2", "--sides", "3"][..], "--endgame-frontier"),
+        (
+            &["--dice", "2,1", "--sides", "6"][..],
+            "beyond the frontier",
+        ),
         (
             &["--dice", "1,1", "--players", "3"][..],
             "unexpected argument",

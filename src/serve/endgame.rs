@@ -78,7 +78,7 @@ pub async fn dice_endgame(
                 let stored = tables.game(query.game).map_err(|e| {
                     ApiError::status(
                         StatusCode::NOT_FOUND,
-                        format!("{e} (the default build solves up to three dice)"),
+                        format!("{e} ({})", dice::endgame::build::where_solved(query.game)),
                     )
                 })?;
                 to_json(&document(stored, &query).map_err(endgame_error)?)

@@ -71,6 +71,18 @@ pub fn frontier_games() -> Vec<Endgame> {
     games
 }
 
+/// Why a table set may lack `game`, for an error message: the default
+/// build solves it, `--endgame-frontier` does, or no build does.
+pub fn where_solved(game: Endgame) -> &'static str {
+    if default_games().contains(&game) {
+        "the default build solves it; rebuild the tables"
+    } else if frontier_games().contains(&game) {
+        "`gametab build --endgame-frontier` solves it"
+    } else {
+        "no build solves it: its LP is beyond the frontier (see `gametab build --help`)"
+    }
+}
+
 /// What produced a cached game: a change here invalidates the cache.
 fn fingerprint(options: LpOptions) -> String {
     format!(

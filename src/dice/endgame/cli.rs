@@ -177,8 +177,9 @@ pub fn run(args: EndgameArgs, out: &mut dyn Write) -> Result<()> {
         .with_context(|| format!("cannot open the tables in {}", args.tables.display()))?;
     let stored = tables.dice_endgame()?.game(query.game).with_context(|| {
         format!(
-            "the tables hold no {} endgame (the default build solves up to three dice; `gametab build --endgame-frontier` adds more)",
-            query.game
+            "the tables hold no {} endgame ({})",
+            query.game,
+            super::build::where_solved(query.game)
         )
     })?;
     let doc = document(stored, &query)?;
