@@ -321,3 +321,30 @@ fn the_same_bytes_whatever_the_threads_and_from_the_cache() {
     );
     assert_eq!(one, again);
 }
+
+#[test]
+fn a_file_naming_a_game_too_large_to_hold_is_refused_before_allocating() {
+    use gametab_lookup::dice::schema::{ENDGAME_STRATEGY, ENDGAME_VALUES};
+    use gametab_lookup::io::{read_parquet, Column};
+    let dir = common::built_tables();
+    let read = |file: &str| bytes::Bytes::from(std::fs::read(dir.join(file)).unwrap());
+    let mut values = read_parquet(read(ENDGAME_VALUES.file), &ENDGAME_VALUES).unwrap();
+    // The last row (2v1, five sides, wild) becomes 2v2 with six sides: 20
+    // bids and 21 hands each, a dense strategy of 22 M slots per player.
+    let last = values.rows() - 1;
+    for (name, value) in [("dice_one", 2), ("dice_two", 2), ("sides", 6)] {
+        let i = values.schema.column_index(name).unwrap();
+        match &mut values.columns[i] {
+            Column::Int32(column) => column[last] = value,
+            other => panic!("{name} is {other:?}"),
+        }
+    }
+    let bytes = gametab::parquet_write::write_parquet(&values).unwrap();
+    let err = gametab_lookup::dice::EndgameTables::from_bytes(bytes, read(ENDGAME_STRATEGY.file))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("2v2 6-sided") && err.contains("larger than any stored endgame"),
+        "{err}"
+    );
+}

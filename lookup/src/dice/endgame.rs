@@ -11,7 +11,7 @@ use bytes::Bytes;
 use serde::Serialize;
 
 use gametab_games::dice::endgame::{
-    Action, Endgame, EndgameBid, History, Player, Posterior, Strategy,
+    Action, Endgame, EndgameBid, History, Player, Posterior, Strategy, MAX_STRATEGY_SLOTS,
 };
 
 use super::schema::{ENDGAME_STRATEGY, ENDGAME_VALUES};
@@ -178,6 +178,16 @@ impl EndgameTables {
         let mut games = BTreeMap::new();
         for row in 0..values.rows() {
             let game = key(&values, row)?;
+            if Player::BOTH
+                .iter()
+                .any(|&p| Strategy::slots(game, p) > MAX_STRATEGY_SLOTS)
+            {
+                return Err(bad_row(
+                    table,
+                    row,
+                    format!("{game} is larger than any stored endgame can be (more than {MAX_STRATEGY_SLOTS} strategy slots)"),
+                ));
+            }
             let f = |name: &str| -> Result<f64> { Ok(values.f64s(name)?[row]) };
             let i = |name: &str| -> Result<i64> { Ok(values.i64s(name)?[row]) };
             let stored = StoredEndgame {

@@ -28,7 +28,9 @@ use bincode::{Decode, Encode};
 use blake2::digest::consts::U32;
 use blake2::{Blake2b, Digest};
 
-use gametab_games::dice::endgame::{Action, Endgame, History, Player, Strategy};
+use gametab_games::dice::endgame::{
+    Action, Endgame, History, Player, Strategy, MAX_STRATEGY_SLOTS,
+};
 
 use super::{certificate, exact_value, LpSize, SolvedEndgame};
 use crate::output::write_atomically;
@@ -116,6 +118,12 @@ impl CachedGame {
     pub fn restore(&self) -> Result<SolvedEndgame> {
         let (a, b, sides, wild) = self.key;
         let game = Endgame::new(a, b, sides, wild)?;
+        ensure!(
+            Player::BOTH
+                .iter()
+                .all(|&p| Strategy::slots(game, p) <= MAX_STRATEGY_SLOTS),
+            "{game} is larger than any cached endgame can be"
+        );
         let mut strategies = Player::BOTH.map(|p| Strategy::zero(game, p));
         for (p, entries) in self.strategies.iter().enumerate() {
             let strategy = &mut strategies[p];

@@ -30,7 +30,7 @@ mod hands;
 mod strategy;
 
 pub use hands::{Hand, Hands};
-pub use strategy::{Posterior, Strategy};
+pub use strategy::{Posterior, Strategy, MAX_STRATEGY_SLOTS};
 
 use std::fmt;
 

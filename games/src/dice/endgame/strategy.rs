@@ -11,6 +11,12 @@
 use super::{Action, Endgame, History, Player};
 use crate::error::{Error, Result};
 
+/// Most (hand, history) slots a [`Strategy`] read from a file may have
+/// (two `f64` arrays of this length: 256 MiB). The largest game solved on
+/// the build machine has under 1.4 M; readers refuse larger games before
+/// allocating, so a damaged or forged file cannot exhaust memory.
+pub const MAX_STRATEGY_SLOTS: usize = 1 << 24;
+
 /// One player's behaviour strategy: a probability for every legal action at
 /// every (hand, history) where the player is to move.
 #[derive(Debug, Clone, PartialEq)]
@@ -34,6 +40,13 @@ impl Strategy {
             call: vec![0.0; size],
             bid: vec![0.0; size],
         }
+    }
+
+    /// The (hand, history) slots of `player`'s strategy in `game`: hands
+    /// times histories; compare with [`MAX_STRATEGY_SLOTS`] before
+    /// [`Strategy::zero`] for a game read from a file.
+    pub fn slots(game: Endgame, player: Player) -> usize {
+        game.hands(player).len() * game.history_count()
     }
 
     /// The game.
