@@ -114,14 +114,8 @@ impl Baseline {
             .players()
             .filter(|&p| Some(p) != self.viewer)
             .map(|player| {
-                let p_wolf = self.p_wolf(player);
                 let information_gain = entropy - self.expected_entropy_after(player);
-                Candidate {
-                    player,
-                    p_wolf,
-                    information_gain,
-                    score: rule.score(p_wolf, information_gain, entropy),
-                }
+                Candidate::scored(player, self.p_wolf(player), information_gain, rule, entropy)
             })
             .collect();
         sort_candidates(&mut candidates);

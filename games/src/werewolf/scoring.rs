@@ -79,6 +79,25 @@ pub struct Candidate {
     pub score: f64,
 }
 
+impl Candidate {
+    /// A candidate with its score under `rule`, given the joint entropy
+    /// before the elimination.
+    pub fn scored(
+        player: Player,
+        p_wolf: f64,
+        information_gain: f64,
+        rule: ScoringRule,
+        entropy: f64,
+    ) -> Candidate {
+        Candidate {
+            player,
+            p_wolf,
+            information_gain,
+            score: rule.score(p_wolf, information_gain, entropy),
+        }
+    }
+}
+
 /// Order the living players (the viewer and `exclude` left out) by `rule`,
 /// best first; equal scores go to the lower seat number.
 pub fn rank(posterior: &Posterior, rule: ScoringRule, exclude: Option<Player>) -> Vec<Candidate> {
@@ -89,12 +108,13 @@ pub fn rank(posterior: &Posterior, rule: ScoringRule, exclude: Option<Player>) -
         .filter(|&p| Some(p) != exclude && Some(p) != posterior.viewer())
         .map(|player| {
             let outcome = posterior.elimination(player);
-            Candidate {
+            Candidate::scored(
                 player,
-                p_wolf: outcome.p_wolf,
-                information_gain: outcome.information_gain,
-                score: rule.score(outcome.p_wolf, outcome.information_gain, entropy),
-            }
+                outcome.p_wolf,
+                outcome.information_gain,
+                rule,
+                entropy,
+            )
         })
         .collect();
     sort_candidates(&mut candidates);

@@ -468,14 +468,8 @@ impl RolePosterior {
             .players()
             .filter(|&p| Some(p) != exclude && Some(p) != self.viewer)
             .map(|player| {
-                let p_wolf = self.p_wolf(player);
                 let information_gain = self.information_gain(player, reveal);
-                Candidate {
-                    player,
-                    p_wolf,
-                    information_gain,
-                    score: rule.score(p_wolf, information_gain, entropy),
-                }
+                Candidate::scored(player, self.p_wolf(player), information_gain, rule, entropy)
             })
             .collect();
         sort_candidates(&mut candidates);
