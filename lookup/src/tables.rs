@@ -9,7 +9,14 @@
 //! ([`crate::GAMES`]) side by side. Every file, whenever it is read, is
 //! checked against the manifest's BLAKE2b-256 digest before it is decoded:
 //! the per-game types only decode bytes handed to them and read no files
-//! themselves, so no path around the check exists.
+//! themselves, so no path around the check exists. The raw bytes of a file
+//! read from a directory live only until it is decoded.
+//!
+//! A long-running reader that needs a few games (the server) opens the set
+//! from manifest bytes it read itself ([`Tables::open_with_manifest`]),
+//! loads those games, and checks the rest of the set by digest alone
+//! ([`Tables::check_digests`]: each file read in pieces, nothing kept), so
+//! its memory holds only the decoded tables it answers from.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -88,6 +95,42 @@ pub(crate) fn read_file(dir: &Path, file: &str) -> Result<Bytes> {
     }
 }
 
+/// BLAKE2b-256 (hex) of the file at `path`, read in pieces.
+fn digest_of_file(path: &Path) -> Result<String> {
+    use blake2::digest::consts::U32;
+    use blake2::{Blake2b, Digest};
+    use std::io::Read;
+    let io = |source: std::io::Error| {
+        if source.kind() == std::io::ErrorKind::NotFound {
+            Error::MissingFile {
+                path: path.to_path_buf(),
+            }
+        } else {
+            Error::Io {
+                path: path.to_path_buf(),
+                source,
+            }
+        }
+    };
+    let mut file = std::fs::File::open(path).map_err(io)?;
+    let mut hasher = Blake2b::<U32>::new();
+    let mut buffer = vec![0u8; 1 << 20];
+    loop {
+        let n = match file.read(&mut buffer) {
+            Ok(0) => break,
+            Ok(n) => n,
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => continue,
+            Err(e) => return Err(io(e)),
+        };
+        hasher.update(&buffer[..n]);
+    }
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
 /// The value in `cell`, loading it with `load` the first time. A failed load
 /// is returned and not kept, so a later call tries again.
 fn get_or_load<T>(cell: &OnceLock<T>, load: impl FnOnce() -> Result<T>) -> Result<&T> {
@@ -123,10 +166,53 @@ impl Tables {
         Tables::load(Source::Files(files.clone()))
     }
 
+    /// The table set in `dir` described by `manifest`, the bytes of its
+    /// `manifest.json` as the caller read them (so that the caller's copy,
+    /// e.g. the one it serves or names the set by, is the one every file
+    /// is checked against). Nothing else is read yet.
+    ///
+    /// # Errors
+    /// [`Error::BadManifest`].
+    pub fn open_with_manifest(dir: impl AsRef<Path>, manifest: &[u8]) -> Result<Tables> {
+        let source = Source::Dir(dir.as_ref().to_path_buf());
+        Tables::with_manifest(source, manifest)
+    }
+
+    /// Check every file the manifest lists, except those named in
+    /// `except`, against its digest: each is read in pieces of 1 MiB and
+    /// nothing is kept (for the games a reader does not load).
+    ///
+    /// # Errors
+    /// [`Error::MissingFile`] or [`Error::Io`] for a listed file that
+    /// cannot be read, [`Error::DigestMismatch`].
+    pub fn check_digests(&self, except: &[&str]) -> Result<()> {
+        for entry in &self.manifest.files {
+            if except.contains(&entry.file.as_str()) {
+                continue;
+            }
+            let found = match &self.source {
+                Source::Dir(dir) => digest_of_file(&dir.join(&entry.file))?,
+                Source::Files(_) => blake2_hex(&self.source.read(&entry.file)?),
+            };
+            if found != entry.blake2b_256 {
+                return Err(Error::DigestMismatch {
+                    file: entry.file.clone(),
+                    expected: entry.blake2b_256.clone(),
+                    found,
+                });
+            }
+        }
+        Ok(())
+    }
+
     fn load(source: Source) -> Result<Tables> {
         let bytes = source.read(MANIFEST_FILE)?;
+        Tables::with_manifest(source, &bytes)
+    }
+
+    fn with_manifest(source: Source, bytes: &[u8]) -> Result<Tables> {
         let manifest =
-            serde_json::from_slice::<Manifest>(&bytes).map_err(|e| Error::BadManifest {
+            serde_json::from_slice::<Manifest>(bytes).map_err(|e| Error::BadManifest {
                 path: source.manifest_path(),
                 detail: e.to_string(),
             })?;
