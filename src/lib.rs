@@ -10,7 +10,8 @@
 //! the Parquet writer ([`parquet_write`], [`output`]), the build
 //! ([`pipeline`], [`publish`]), [`verify`], the [`plots`], the command
 //! line and the HTTP server ([`serve`], which answers with the same
-//! documents as the command line). [`registry`] is the one list of games that all of them iterate,
+//! documents as the command line; [`logs`] bounds the game logs both
+//! read). [`registry`] is the one list of games that all of them iterate,
 //! each entry of the shape of [`game`]; [`published`] reads the published
 //! numbers of the specs (one known-answer file the plots and tests read).
 //!
@@ -28,6 +29,7 @@
 pub mod cluedo;
 pub mod dice;
 pub mod game;
+pub mod logs;
 pub mod matrix_game;
 pub mod murder_plan;
 pub mod options;

@@ -37,6 +37,14 @@ pub struct GameReport {
 /// `options.out`.
 pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
     let started = Instant::now();
+    // Before any work: a file where the directory should go would only be
+    // found when publishing, after the whole build.
+    if options.out.exists() && !options.out.is_dir() {
+        anyhow::bail!(
+            "--out {} is a file, not a directory: the build writes a directory of tables              (nothing was built)",
+            options.out.display()
+        );
+    }
     recover(&options.out)?;
     let staging = staging_dir(&options.out);
     if staging.exists() {

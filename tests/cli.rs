@@ -375,3 +375,47 @@ fn a_failed_verification_is_not_hidden_by_a_closed_pipe() {
     assert!(err.contains("mismatches"), "{err}");
     assert!(!err.contains("panicked"), "{err}");
 }
+
+#[test]
+fn game_logs_are_read_within_bounds_and_a_file_out_is_refused_before_building() {
+    // /dev/zero never ends: the read stops at the byte limit.
+    for game in ["cluedo", "werewolf"] {
+        fails_with(
+            &[game, "--log", "/dev/zero"],
+            "over 16777216 bytes, the most a game log may hold",
+        );
+    }
+    // The server's event limits.
+    let dir = tempfile::tempdir().unwrap();
+    let suggestion = r#"{"by": 1, "cards": ["Colonel Mustard", "Rope", "Hall"], "shown_by": 2}"#;
+    let cluedo = format!(
+        r#"{{"players": 3, "me": 0, "hand": ["Miss Scarlett", "Knife", "Kitchen", "Lead Pipe", "Study", "Mrs Peacock"], "suggestions": [{}]}}"#,
+        vec![suggestion; 10_001].join(",")
+    );
+    let path = dir.path().join("cluedo.json");
+    std::fs::write(&path, cluedo).unwrap();
+    fails_with(
+        &["cluedo", "--log", path.to_str().unwrap()],
+        "the log has 10001 events; at most 10000",
+    );
+    let vote = r#"{"kind": "vote", "voter": 1, "target": 2}"#;
+    let werewolf = format!(
+        r#"{{"players": 5, "wolves": 1, "events": [{}]}}"#,
+        vec![vote; 10_001].join(",")
+    );
+    let path = dir.path().join("werewolf.json");
+    std::fs::write(&path, werewolf).unwrap();
+    fails_with(
+        &["werewolf", "--log", path.to_str().unwrap()],
+        "the log has 10001 events; at most 10000",
+    );
+    // `build --out` naming a file is refused before any work (the file is
+    // left as it was).
+    let file = dir.path().join("not-a-directory");
+    std::fs::write(&file, "keep me").unwrap();
+    fails_with(
+        &["build", "--quiet", "--out", file.to_str().unwrap()],
+        "is a file, not a directory",
+    );
+    assert_eq!(std::fs::read_to_string(&file).unwrap(), "keep me");
+}

@@ -65,9 +65,9 @@ pub struct JsonNotebook {
 /// them), or `out` refusing the notebook.
 pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     let model = Model::parse(&args.model)?;
-    let text = std::fs::read_to_string(&args.log)
-        .with_context(|| format!("cannot read {}", args.log.display()))?;
+    let text = crate::logs::read_log(&args.log)?;
     let log = GameLog::from_json(&text).with_context(|| format!("in {}", args.log.display()))?;
+    crate::logs::check_cluedo_events(&log).with_context(|| format!("in {}", args.log.display()))?;
     let knowledge = log
         .knowledge()
         .with_context(|| format!("in {}", args.log.display()))?;

@@ -222,10 +222,11 @@ pub fn render_text(report: &Report) -> String {
 /// An unreadable or invalid log, a game too large to enumerate, or `out`
 /// refusing the report.
 pub fn run(args: &WerewolfArgs, out: &mut impl Write) -> Result<()> {
-    let text = std::fs::read_to_string(&args.log)
-        .with_context(|| format!("cannot read {}", args.log.display()))?;
+    let text = crate::logs::read_log(&args.log)?;
     let log: GameLog = serde_json::from_str(&text)
         .with_context(|| format!("{} is not a valid game log", args.log.display()))?;
+    crate::logs::check_werewolf_events(&log)
+        .with_context(|| format!("in {}", args.log.display()))?;
     let report = report(&log, args.rule.into())
         .with_context(|| format!("cannot analyse {}", args.log.display()))?;
     if args.json {

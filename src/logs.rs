@@ -1,0 +1,101 @@
+//! Game logs as the command line and the server take them: bounded.
+//!
+//! The engines' work grows with a log's length, so every way in applies
+//! the same limits: at most [`MAX_CLUEDO_EVENTS`] events in a Cluedo log
+//! and [`MAX_WEREWOLF_EVENTS`] in a Werewolf log (the server checks them
+//! on the POSTed body, the CLI on `--log`), and a file read by the CLI is
+//! read through [`read_log`], which stops at [`MAX_LOG_BYTES`] (so
+//! `--log /dev/zero` or a runaway file ends with an error, not with the
+//! memory). The server's own byte limit is `--max-body` (1 MiB by
+//! default): a POSTed body is a network read, a file a local one.
+
+use std::io::Read;
+use std::path::Path;
+
+use anyhow::{bail, Context, Result};
+
+/// Most bytes of a log file the CLI reads (16 MiB: ten times the longest
+/// Cluedo log the event limit allows, pretty-printed).
+pub const MAX_LOG_BYTES: u64 = 16 << 20;
+
+/// Most events (suggestions, accusations and facts) of a Cluedo log.
+pub const MAX_CLUEDO_EVENTS: usize = 10_000;
+
+/// Most events of a Werewolf log.
+pub const MAX_WEREWOLF_EVENTS: usize = 10_000;
+
+/// The text of the log file at `path`, at most [`MAX_LOG_BYTES`] long.
+///
+/// # Errors
+/// An unreadable file, one over the limit (it is not read further), or
+/// one that is not UTF-8.
+pub fn read_log(path: &Path) -> Result<String> {
+    read_log_within(path, MAX_LOG_BYTES)
+}
+
+/// [`read_log`] with another byte limit.
+///
+/// # Errors
+/// As [`read_log`].
+pub fn read_log_within(path: &Path, max_bytes: u64) -> Result<String> {
+    let file =
+        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let mut bytes = Vec::new();
+    file.take(max_bytes + 1)
+        .read_to_end(&mut bytes)
+        .with_context(|| format!("cannot read {}", path.display()))?;
+    if bytes.len() as u64 > max_bytes {
+        bail!(
+            "{} is over {max_bytes} bytes, the most a game log may hold; \
+             not read further",
+            path.display()
+        );
+    }
+    String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))
+}
+
+/// Refuse a Cluedo log of more than [`MAX_CLUEDO_EVENTS`] events.
+///
+/// # Errors
+/// The count and the limit.
+pub fn check_cluedo_events(log: &gametab_games::cluedo::GameLog) -> Result<()> {
+    let events = log.suggestions.len() + log.accusations.len() + log.facts.len();
+    if events > MAX_CLUEDO_EVENTS {
+        bail!("the log has {events} events; at most {MAX_CLUEDO_EVENTS} are analysed");
+    }
+    Ok(())
+}
+
+/// Refuse a Werewolf log of more than [`MAX_WEREWOLF_EVENTS`] events.
+///
+/// # Errors
+/// The count and the limit.
+pub fn check_werewolf_events(log: &gametab_games::werewolf::GameLog) -> Result<()> {
+    let events = log.events.len();
+    if events > MAX_WEREWOLF_EVENTS {
+        bail!("the log has {events} events; at most {MAX_WEREWOLF_EVENTS} are analysed");
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_log_over_the_limit_is_refused_without_reading_it_all() {
+        // /dev/zero never ends: the reader stops one byte past the limit.
+        let error = read_log_within(Path::new("/dev/zero"), 1000).unwrap_err();
+        assert!(
+            format!("{error:#}").contains("over 1000 bytes"),
+            "{error:#}"
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("log.json");
+        std::fs::write(&path, "{}").unwrap();
+        assert_eq!(read_log_within(&path, 2).unwrap(), "{}");
+        assert!(read_log_within(&path, 1).is_err());
+        std::fs::write(&path, [0xff, 0xfe]).unwrap();
+        assert!(format!("{:#}", read_log_within(&path, 10).unwrap_err()).contains("not UTF-8"));
+    }
+}
