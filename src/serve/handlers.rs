@@ -5,14 +5,16 @@
 //!
 //! Table answers carry the set's ETag and `Cache-Control: no-cache` (a
 //! client may keep them and revalidate; `If-None-Match` gives 304 until the
-//! set changes). Engine answers (the POSTs) are computed on a blocking
-//! thread and not cached. Every answer, errors included, names the set in
-//! `X-Gametab-Version` and `X-Gametab-Digest`.
+//! set changes, and only for a query that has an answer: the parameters
+//! are checked and the answer found first, so a bad query is its error,
+//! never a 304). Engine answers (the POSTs) are computed by the engine pool
+//! (`engine.rs`: own threads, a queue, a time budget) and not cached. Every
+//! answer, errors included, names the set in `X-Gametab-Version` and
+//! `X-Gametab-Digest`.
 
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::{header, HeaderMap, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -24,15 +26,13 @@ use gametab_games::dice::{Bid, Hand};
 use gametab_games::murder_plan::model::{KEY_PERSON_INTRIGUE_CAP, KILLER_INTRIGUE_CAP};
 use gametab_games::murder_plan::DaysLeft;
 
-use super::params::{ApiError, Params};
+use super::body::PostBody;
+use super::params::{log_error, ApiError, Params};
 use super::set::LoadedSet;
 use super::App;
 use crate::murder_plan::cli::StateArgs;
 use crate::murder_plan::lookup_cli::{self, Query, Side};
 use crate::{cluedo, dice};
-
-/// Most events (suggestions, accusations and facts) a Cluedo log may hold.
-pub const MAX_CLUEDO_EVENTS: usize = 10_000;
 
 /// The parameters of a Murder Plan state, with the start state's defaults
 /// for everything but the positions.
@@ -150,29 +150,30 @@ fn json_response(
     response
 }
 
-/// A table answer: 304 when the client holds this set's answer, else the
-/// document, with the set's ETag.
+/// A table answer: the document with the set's ETag, or 304 when the
+/// client holds this set's answer. The document is found first (from the
+/// answer cache, mostly), so that a query with no answer gets its error
+/// whatever `If-None-Match` says.
 pub(super) fn table_answer(
     set: &LoadedSet,
     headers: &HeaderMap,
     document: impl FnOnce() -> Result<Bytes, ApiError>,
 ) -> Response {
-    let fresh = headers
-        .get_all(header::IF_NONE_MATCH)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .any(|tag| {
-            let tag = tag.trim();
-            tag == "*" || tag == set.etag || tag.strip_prefix("W/") == Some(set.etag.as_str())
-        });
-    let mut response = if fresh {
-        StatusCode::NOT_MODIFIED.into_response()
-    } else {
-        match document() {
-            Ok(body) => json_response(StatusCode::OK, body, "application/json"),
-            Err(e) => e.into_response(),
-        }
+    let fresh = || {
+        headers
+            .get_all(header::IF_NONE_MATCH)
+            .iter()
+            .filter_map(|v| v.to_str().ok())
+            .flat_map(|v| v.split(','))
+            .any(|tag| {
+                let tag = tag.trim();
+                tag == "*" || tag == set.etag || tag.strip_prefix("W/") == Some(set.etag.as_str())
+            })
+    };
+    let mut response = match document() {
+        Ok(_) if fresh() => StatusCode::NOT_MODIFIED.into_response(),
+        Ok(body) => json_response(StatusCode::OK, body, "application/json"),
+        Err(e) => e.into_response(),
     };
     if response.status().is_success() || response.status() == StatusCode::NOT_MODIFIED {
         let h = response.headers_mut();
@@ -215,9 +216,14 @@ fn murder_plan(
     })
 }
 
-/// `GET /health`
-pub async fn health(State(app): State<Arc<App>>) -> Response {
+/// `GET /health` (no parameters, like every endpoint refusing unknown ones)
+pub async fn health(State(app): State<Arc<App>>, RawQuery(q): RawQuery) -> Response {
     let set = app.current.get();
+    if let Err(e) = Params::parse(q.as_deref(), &[]) {
+        let mut response = e.into_response();
+        identify(&mut response, &set);
+        return response;
+    }
     let body = json!({
         "status": "ok",
         "generator_version": set.version,
@@ -231,6 +237,19 @@ pub async fn health(State(app): State<Arc<App>>) -> Response {
     );
     identify(&mut response, &set);
     response
+}
+
+/// `GET /v1/openapi.json`: the OpenAPI 3.1 document of the API.
+pub async fn openapi(
+    State(app): State<Arc<App>>,
+    RawQuery(q): RawQuery,
+    headers: HeaderMap,
+) -> Response {
+    let set = app.current.get();
+    table_answer(&set, &headers, || {
+        Params::parse(q.as_deref(), &[])?;
+        Ok(Bytes::from_static(super::OPENAPI.as_bytes()))
+    })
 }
 
 /// `GET /v1/manifest`
@@ -410,35 +429,19 @@ pub async fn dice_bid(
     })
 }
 
-/// The body of a POST, or the error answer of a body over the limit or
-/// unreadable.
-pub(super) fn body_of(body: Result<Bytes, BytesRejection>) -> Result<Bytes, ApiError> {
-    body.map_err(|rejection| {
-        let status = rejection.status();
-        let error = if status == StatusCode::PAYLOAD_TOO_LARGE {
-            "the body is over the server's limit (--max-body)".to_string()
-        } else {
-            rejection.body_text()
-        };
-        ApiError {
-            status,
-            error,
-            parameter: Some("body".into()),
-        }
-    })
-}
-
-/// Run an engine on a blocking thread and answer its document (not cached).
-pub(super) async fn engine_answer(
+/// Run an engine in the engine pool and answer its document (not cached).
+/// `prepared` is what the handler checked first (parameters and body):
+/// its error is answered at once, without the pool.
+pub(super) async fn engine_answer<P: Send + 'static>(
+    app: &App,
     set: Arc<LoadedSet>,
-    work: impl FnOnce() -> Result<Bytes, ApiError> + Send + 'static,
+    prepared: Result<P, ApiError>,
+    work: impl FnOnce(P) -> Result<Bytes, ApiError> + Send + 'static,
 ) -> Response {
-    let result = tokio::task::spawn_blocking(work).await.unwrap_or_else(|e| {
-        Err(ApiError::status(
-            StatusCode::INTERNAL_SERVER_ERROR,
-            format!("the engine failed: {e}"),
-        ))
-    });
+    let result = match prepared {
+        Ok(prepared) => app.engines.run(move || work(prepared)).await,
+        Err(e) => Err(e),
+    };
     let mut response = match result {
         Ok(body) => {
             let mut r = json_response(StatusCode::OK, body, "application/json");
@@ -461,20 +464,16 @@ pub(super) fn json_body(body: &[u8]) -> Result<&str, ApiError> {
 }
 
 /// A POSTed Cluedo log and what it tells: 400 when the body is not JSON,
-/// 422 when it is no valid log or has more than [`MAX_CLUEDO_EVENTS`].
+/// 422 when it is no valid log or has more than
+/// [`crate::logs::MAX_CLUEDO_EVENTS`] events.
 fn cluedo_log(body: &[u8]) -> Result<(CluedoLog, gametab_games::cluedo::Knowledge), ApiError> {
     let text = json_body(body)?;
-    let unprocessable = |e: String| ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, e);
-    let log = CluedoLog::from_json(text).map_err(|e| unprocessable(format!("invalid log: {e}")))?;
-    let events = log.suggestions.len() + log.accusations.len() + log.facts.len();
-    if events > MAX_CLUEDO_EVENTS {
-        return Err(unprocessable(format!(
-            "the log has {events} events; the server takes at most {MAX_CLUEDO_EVENTS}"
-        )));
-    }
+    let log = CluedoLog::from_json(text)
+        .map_err(|e| log_error(&anyhow::Error::from(e).context("invalid log")))?;
+    crate::logs::check_cluedo_events(&log).map_err(|e| log_error(&e))?;
     let knowledge = log
         .knowledge()
-        .map_err(|e| unprocessable(format!("invalid log: {e}")))?;
+        .map_err(|e| log_error(&anyhow::Error::from(e).context("invalid log")))?;
     Ok((log, knowledge))
 }
 
@@ -482,7 +481,7 @@ fn cluedo_log(body: &[u8]) -> Result<(CluedoLog, gametab_games::cluedo::Knowledg
 pub async fn cluedo_notebook(
     State(app): State<Arc<App>>,
     RawQuery(q): RawQuery,
-    body: Result<Bytes, BytesRejection>,
+    PostBody(body): PostBody,
 ) -> Response {
     let set = app.current.get();
     let prepared = (|| {
@@ -490,13 +489,11 @@ pub async fn cluedo_notebook(
         let model = params.parsed("model", Model::EqualDeals, |t| {
             Model::parse(t).map_err(|e| e.to_string())
         })?;
-        Ok((model, body_of(body)?))
+        Ok((model, body?))
     })();
-    engine_answer(Arc::clone(&set), move || {
-        let (model, body) = prepared?;
+    engine_answer(&app, Arc::clone(&set), prepared, move |(model, body)| {
         let (log, knowledge) = cluedo_log(&body)?;
-        let unprocessable = |e: String| ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, e);
-        let notebook = analyse(&knowledge, model).map_err(|e| unprocessable(format!("{e}")))?;
+        let notebook = analyse(&knowledge, model)?;
         to_json(&cluedo::cli::json(&log, &notebook))
     })
     .await
@@ -506,7 +503,7 @@ pub async fn cluedo_notebook(
 pub async fn cluedo_advice(
     State(app): State<Arc<App>>,
     RawQuery(q): RawQuery,
-    body: Result<Bytes, BytesRejection>,
+    PostBody(body): PostBody,
 ) -> Response {
     let set = app.current.get();
     let prepared = (|| {
@@ -516,28 +513,31 @@ pub async fn cluedo_advice(
         })?;
         let top = params.integer("top", 10, 1..=1000)? as usize;
         let room = params.get("room").map(str::to_string);
-        Ok((model, room, top, body_of(body)?))
+        Ok((model, room, top, body?))
     })();
-    engine_answer(Arc::clone(&set), move || {
-        let (model, room, top, body) = prepared?;
-        let (log, knowledge) = cluedo_log(&body)?;
-        let unprocessable = |e: String| ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, e);
-        if let Some(name) = room.as_deref() {
-            let deck = knowledge.rules().deck();
-            let is_room = deck
-                .parse_card(name)
-                .is_ok_and(|c| deck.category(c) == gametab_games::cluedo::Category::Room);
-            if !is_room {
-                return Err(ApiError::bad(
-                    "room",
-                    format!("room: '{name}' is not a room of this deck"),
-                ));
+    engine_answer(
+        &app,
+        Arc::clone(&set),
+        prepared,
+        move |(model, room, top, body)| {
+            let (log, knowledge) = cluedo_log(&body)?;
+            if let Some(name) = room.as_deref() {
+                let deck = knowledge.rules().deck();
+                let is_room = deck
+                    .parse_card(name)
+                    .is_ok_and(|c| deck.category(c) == gametab_games::cluedo::Category::Room);
+                if !is_room {
+                    return Err(ApiError::bad(
+                        "room",
+                        format!("room: '{name}' is not a room of this deck"),
+                    ));
+                }
             }
-        }
-        let doc = cluedo::advice_cli::document(&log, &knowledge, model, room.as_deref(), top)
-            .map_err(|e| unprocessable(format!("{e:#}")))?;
-        to_json(&doc)
-    })
+            let doc = cluedo::advice_cli::document(&log, &knowledge, model, room.as_deref(), top)
+                .map_err(|e| log_error(&e))?;
+            to_json(&doc)
+        },
+    )
     .await
 }
 

@@ -3,7 +3,10 @@
 //! Every query string is parsed by [`Params::parse`] against the endpoint's
 //! list of parameters: an unknown or repeated parameter, a missing required
 //! one, or a value that does not parse is a 400 whose JSON body names the
-//! parameter (`{"error": "...", "parameter": "..."}`).
+//! parameter (`{"error": "...", "parameter": "..."}`). Every other error
+//! answer of the server is the same document ([`ApiError`]); a log an
+//! engine refuses is named by [`log_error`], the one place that decides
+//! which part of a body a 422 blames.
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -21,6 +24,9 @@ pub struct ApiError {
     pub error: String,
     /// The query parameter (or `body`) at fault.
     pub parameter: Option<String>,
+    /// Seconds after which a retry may succeed (`Retry-After`), for a 503
+    /// of a full server.
+    pub retry_after: Option<u32>,
 }
 
 impl ApiError {
@@ -30,6 +36,7 @@ impl ApiError {
             status: StatusCode::BAD_REQUEST,
             error: error.into(),
             parameter: Some(parameter.to_string()),
+            retry_after: None,
         }
     }
 
@@ -39,19 +46,72 @@ impl ApiError {
             status,
             error: error.into(),
             parameter: None,
+            retry_after: None,
         }
+    }
+
+    /// An error with any status about `parameter` (a query parameter,
+    /// `body`, or a part of the body such as `events[3]`).
+    pub fn about(status: StatusCode, parameter: &str, error: impl Into<String>) -> ApiError {
+        ApiError {
+            parameter: Some(parameter.to_string()),
+            ..ApiError::status(status, error)
+        }
+    }
+
+    /// The JSON error document of this error.
+    pub fn document(&self) -> String {
+        json!({ "error": self.error, "parameter": self.parameter }).to_string()
     }
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = json!({ "error": self.error, "parameter": self.parameter });
-        let mut response = (self.status, body.to_string()).into_response();
-        response.headers_mut().insert(
+        let mut response = (self.status, self.document()).into_response();
+        let headers = response.headers_mut();
+        headers.insert(
             header::CONTENT_TYPE,
             HeaderValue::from_static("application/json"),
         );
+        if let Some(seconds) = self.retry_after {
+            headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+        }
         response
+    }
+}
+
+/// The 422 of a log that parses but that the rules or an engine refuse,
+/// naming the part of the body at fault: `body` (the engines' errors do not
+/// yet say which event they are about; when one does, this is the place to
+/// name it, e.g. `events[12]`). A spent budget is the 503 of
+/// [`super::engine::budget_error`] instead, found anywhere in the chain.
+pub fn log_error(error: &anyhow::Error) -> ApiError {
+    for cause in error.chain() {
+        let exceeded = match cause.downcast_ref::<gametab_games::Error>() {
+            Some(gametab_games::Error::Budget(exceeded)) => Some(*exceeded),
+            _ => match cause.downcast_ref::<gametab_lookup::Error>() {
+                Some(gametab_lookup::Error::Budget(exceeded)) => Some(*exceeded),
+                _ => None,
+            },
+        };
+        if let Some(exceeded) = exceeded {
+            return ApiError::status(
+                StatusCode::SERVICE_UNAVAILABLE,
+                format!("the engine stopped: {exceeded}"),
+            );
+        }
+    }
+    ApiError::about(
+        StatusCode::UNPROCESSABLE_ENTITY,
+        "body",
+        format!("{error:#}"),
+    )
+}
+
+impl From<gametab_games::Error> for ApiError {
+    /// An engine's refusal of a log ([`log_error`]).
+    fn from(error: gametab_games::Error) -> ApiError {
+        log_error(&error.into())
     }
 }
 

@@ -7,14 +7,13 @@
 use std::sync::Arc;
 
 use axum::body::Bytes;
-use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, State};
-use axum::http::StatusCode;
 use axum::response::Response;
 use gametab_games::werewolf::{GameLog as WerewolfLog, RolesLog, ScoringRule};
 
-use super::handlers::{body_of, engine_answer, json_body, to_json};
-use super::params::{ApiError, Params};
+use super::body::PostBody;
+use super::handlers::{engine_answer, json_body, to_json};
+use super::params::{log_error, ApiError, Params};
 use super::App;
 use crate::werewolf;
 
@@ -23,7 +22,7 @@ use crate::werewolf;
 async fn answer(
     app: Arc<App>,
     query: Option<String>,
-    body: Result<Bytes, BytesRejection>,
+    body: Result<Bytes, ApiError>,
     roles: bool,
 ) -> Response {
     let set = app.current.get();
@@ -37,23 +36,18 @@ async fn answer(
                 "'{other}' is not one of published, probability, information"
             )),
         })?;
-        Ok((rule, body_of(body)?))
+        Ok((rule, body?))
     })();
-    engine_answer(Arc::clone(&set), move || {
-        let (rule, body) = prepared?;
+    engine_answer(&app, Arc::clone(&set), prepared, move |(rule, body)| {
         let text = json_body(&body)?;
-        let mut log: WerewolfLog = serde_json::from_str(text).map_err(|e| {
-            ApiError::status(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                format!("invalid log: {e}"),
-            )
-        })?;
+        let mut log: WerewolfLog = serde_json::from_str(text)
+            .map_err(|e| log_error(&anyhow::Error::from(e).context("invalid log")))?;
+        crate::logs::check_werewolf_events(&log).map_err(|e| log_error(&e))?;
         if roles && !log.is_role_log() {
             log.roles = Some(RolesLog::default());
         }
         // Everything wrong with a log that parsed is in the log: 422.
-        let report = werewolf::cli::report(&log, rule)
-            .map_err(|e| ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, format!("{e:#}")))?;
+        let report = werewolf::cli::report(&log, rule).map_err(|e| log_error(&e))?;
         to_json(&report)
     })
     .await
@@ -63,7 +57,7 @@ async fn answer(
 pub async fn werewolf_posterior(
     State(app): State<Arc<App>>,
     RawQuery(q): RawQuery,
-    body: Result<Bytes, BytesRejection>,
+    PostBody(body): PostBody,
 ) -> Response {
     answer(app, q, body, false).await
 }
@@ -72,7 +66,7 @@ pub async fn werewolf_posterior(
 pub async fn werewolf_roles(
     State(app): State<Arc<App>>,
     RawQuery(q): RawQuery,
-    body: Result<Bytes, BytesRejection>,
+    PostBody(body): PostBody,
 ) -> Response {
     answer(app, q, body, true).await
 }

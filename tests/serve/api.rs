@@ -438,6 +438,8 @@ fn bad_input_gets_the_right_status_and_names_the_parameter() {
         ),
         ("/v1/dice/endgame?dice=2,2&sides=6".into(), 404, None),
         ("/v1/manifest?x=1".into(), 400, Some("x")),
+        ("/health?x=1".into(), 400, Some("x")),
+        ("/v1/openapi.json?x=1".into(), 400, Some("x")),
         ("/v1/nothing-here".into(), 404, None),
         ("/v2/murder-plan/state".into(), 404, None),
     ];
@@ -461,18 +463,18 @@ fn bad_input_gets_the_right_status_and_names_the_parameter() {
     let bodies: Vec<(&str, Vec<u8>, u16, Option<&str>)> = vec![
         (cluedo, b"{\"players\": 4,".to_vec(), 400, Some("body")),
         (cluedo, vec![0xff, 0xfe, 0x00], 400, Some("body")),
-        (cluedo, b"[1, 2, 3]".to_vec(), 422, None),
+        (cluedo, b"[1, 2, 3]".to_vec(), 422, Some("body")),
         (
             cluedo,
             br#"{"players": 9, "me": 0, "hand": []}"#.to_vec(),
             422,
-            None,
+            Some("body"),
         ),
         (
             cluedo,
             br#"{"players": 3, "me": 0, "hand": ["Rope", "Rope"]}"#.to_vec(),
             422,
-            None,
+            Some("body"),
         ),
         (
             "/v1/cluedo/notebook?model=psychic",
@@ -485,13 +487,13 @@ fn bad_input_gets_the_right_status_and_names_the_parameter() {
             werewolf,
             br#"{"players": 5, "wolves": 9, "events": []}"#.to_vec(),
             422,
-            None,
+            Some("body"),
         ),
         (
             werewolf,
             br#"{"players": 5, "wolves": 1, "events": [{"kind": "teleport"}]}"#.to_vec(),
             422,
-            None,
+            Some("body"),
         ),
         (
             werewolf,
@@ -500,7 +502,7 @@ fn bad_input_gets_the_right_status_and_names_the_parameter() {
                 {"kind": "night", "deaths": []}]}"#
                 .to_vec(),
             422,
-            None,
+            Some("body"),
         ),
         (
             "/v1/werewolf/posterior?rule=coin",
@@ -559,6 +561,55 @@ fn status_of_declared_body(server: &Server, path: &str, length: usize) -> String
 }
 
 #[test]
+fn if_none_match_revalidates_answers_only() {
+    let server = Server::start(common::built_tables(), &[]);
+    let agent = agent();
+    let good = format!(
+        "{}/v1/murder-plan/state?days=8&brain=0,1&killer=1,0",
+        server.url
+    );
+    let etag = get(&agent, &good).header("etag").unwrap().to_string();
+    for tag in ["*", etag.as_str(), &format!("W/{etag}"), "\"other\", *"] {
+        let answer = get_with(&agent, &good, &[("if-none-match", tag)]);
+        assert_eq!(answer.status, 304, "{tag}");
+    }
+    assert_eq!(
+        get_with(&agent, &good, &[("if-none-match", "\"other\"")]).status,
+        200
+    );
+    // A query with no answer is its error, whatever the client holds.
+    for (path, status, parameter) in [
+        (
+            "/v1/murder-plan/state?days=banana&brain=0,1&killer=1,0",
+            400,
+            Some("days"),
+        ),
+        (
+            "/v1/murder-plan/state?days=8&brain=0,1&killer=1,0&x=1",
+            400,
+            Some("x"),
+        ),
+        (
+            "/v1/murder-plan/moves?side=mastermind&days=3&brain=0,1&killer=1,0&killer_intrigue=4",
+            404,
+            None,
+        ),
+        ("/v1/dice/endgame?dice=2,2&sides=6", 404, None),
+        ("/v1/manifest?x=1", 400, Some("x")),
+    ] {
+        for tag in ["*", etag.as_str()] {
+            let answer = get_with(
+                &agent,
+                &format!("{}{path}", server.url),
+                &[("if-none-match", tag)],
+            );
+            assert_eq!(answer.status, status, "{path} with {tag}: {}", answer.body);
+            assert_eq!(answer.json()["parameter"].as_str(), parameter, "{path}");
+        }
+    }
+}
+
+#[test]
 fn oversized_bodies_and_long_logs_are_refused() {
     // The default 1 MiB limit: a million-event log (~70 MB) is refused from
     // its declared length, before a byte of it is sent.
@@ -584,6 +635,7 @@ fn oversized_bodies_and_long_logs_are_refused() {
         .as_str()
         .unwrap()
         .contains("at most 10000"));
+    assert_eq!(answer.json()["parameter"], "body");
     // And a log within the limit is answered.
     let answer = post(
         &agent,
@@ -663,4 +715,37 @@ fn a_set_that_does_not_load_is_refused_at_start() {
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert!(stderr.contains("murder_plan_values.parquet"), "{stderr}");
     assert!(output.stdout.is_empty(), "it never listened");
+}
+
+#[test]
+fn only_the_manifests_files_are_read_and_each_is_checked() {
+    let (_parent, tables) = common::copy_of_tables();
+    // A file outside the manifest is never opened: reading this FIFO would
+    // block the load forever.
+    let fifo = tables.join("stray.fifo");
+    let path = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+    // SAFETY: mkfifo reads the path only.
+    assert_eq!(unsafe { libc::mkfifo(path.as_ptr(), 0o600) }, 0);
+    let server = Server::start(&tables, &[]);
+    let answer = get(&agent(), &format!("{}/health", server.url));
+    assert_eq!(answer.status, 200);
+    drop(server);
+    // A table no endpoint reads is not decoded, but its digest is checked.
+    std::fs::remove_file(&fifo).unwrap();
+    let file = tables.join("dice_decisions.parquet");
+    let mut bytes = std::fs::read(&file).unwrap();
+    let middle = bytes.len() / 2;
+    bytes[middle] ^= 0xff;
+    std::fs::write(&file, bytes).unwrap();
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_gametab"))
+        .args(["serve", "--addr", "127.0.0.1:0", "--tables"])
+        .arg(&tables)
+        .output()
+        .unwrap();
+    assert!(!output.status.success());
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert!(
+        stderr.contains("dice_decisions.parquet") && stderr.contains("digest"),
+        "{stderr}"
+    );
 }

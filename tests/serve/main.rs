@@ -10,11 +10,22 @@
 //!   refused and the old one keeps serving.
 //! - [`browser`]: the explorer page loads, follows a state change to the
 //!   table's value, and logs no console error.
+//! - [`limits`]: idle and slowloris connections against a low descriptor
+//!   limit, the header, body and idle timeouts, protocol errors as JSON, a
+//!   declared body over the limit refused at once.
+//! - [`engines`]: the engines' time budget, queue, cancellation when the
+//!   client goes away, and table queries while the engines are saturated.
+//! - [`openapi`]: the OpenAPI document lists exactly the router's routes;
+//!   [`fuzz`]: schemathesis fuzzes the running server against it.
 
 #[path = "../common/mod.rs"]
 mod common;
 
 mod api;
 mod browser;
+mod engines;
+mod fuzz;
 mod harness;
+mod limits;
+mod openapi;
 mod reload;

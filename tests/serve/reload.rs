@@ -125,3 +125,40 @@ fn published_sets_take_over_without_a_failed_request_and_broken_ones_are_refused
         seen.len()
     );
 }
+
+#[test]
+fn a_set_refused_while_its_copy_was_half_done_is_retried_when_the_copy_finishes() {
+    let (_parent, tables) = common::copy_of_tables();
+    let first = blake2_hex(&std::fs::read(tables.join("manifest.json")).unwrap());
+    let server = Server::start(&tables, &["--poll-ms", "20"]);
+    // A copy in place, not a publish: the new manifest lands while a table
+    // file is only half written.
+    let file = tables.join("dice_endgame_values.parquet");
+    let whole = std::fs::read(&file).unwrap();
+    std::fs::write(&file, &whole[..whole.len() / 2]).unwrap();
+    let path = tables.join("manifest.json");
+    let mut manifest: Manifest = serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+    manifest.build_seconds = 9.0;
+    let bytes = serde_json::to_vec_pretty(&manifest).unwrap();
+    std::fs::write(&path, &bytes).unwrap();
+    let second = blake2_hex(&bytes);
+    let log = server.wait_for_log("refused the new set");
+    assert!(
+        log.contains(&second[..16]) && log.contains("attempt 1"),
+        "{log}"
+    );
+    // Unchanged files are not tried again (no busy retry)...
+    std::thread::sleep(std::time::Duration::from_millis(1500));
+    assert_eq!(server.log().matches("refused the new set").count(), 1);
+    let agent = agent();
+    let health = format!("{}/health", server.url);
+    assert_eq!(get(&agent, &health).json()["digest"], first.as_str());
+    // ...but once the copy finishes, the set is tried again and serves.
+    std::fs::write(&file, &whole).unwrap();
+    let log = server.wait_for_log("reloaded");
+    assert!(
+        log.contains("changed; trying it again (attempt 2)"),
+        "{log}"
+    );
+    assert_eq!(get(&agent, &health).json()["digest"], second.as_str());
+}
