@@ -15,19 +15,37 @@
 //! the server's resident memory (VmRSS) sampled every second, then the same
 //! state query answered by one `gametab lookup` process per query, for
 //! comparison. Every answer's status is checked: any non-200 is an error.
+//!
+//! That is phase `load` (it also prints the server's CPU time per request,
+//! which the client's share of the cores does not change as much as the
+//! throughput). `SERVE_BENCH_PHASES` (default `load,attack,memory`) also
+//! runs the issue-23 measurements: `attack` (`connections`: idle, keep-alive,
+//! slowloris and slow-body connections against a descriptor limit of 1024;
+//! `heavy`: table p99 with four heavy Werewolf logs in flight; the CPU the server
+//! spends after heavy clients leave; 16 concurrent Cluedo advice requests:
+//! `serve_load/attack.rs`) and `memory` (RSS at start and over 30 published
+//! sets: `serve_load/memory.rs`). `SERVE_BENCH_BINARY=path/to/gametab`
+//! measures another build (an older one, for a before/after) with the same
+//! bench.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
-use std::process::{Command, Stdio};
+use std::process::Command;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
+
+#[path = "serve_load/attack.rs"]
+mod attack;
+#[path = "serve_load/memory.rs"]
+mod memory;
+#[path = "serve_load/server.rs"]
+mod server;
 
 use http_body_util::{BodyExt, Empty};
 use hyper::body::Bytes;
 use hyper::Request;
 use hyper_util::rt::TokioIo;
-use std::io::BufRead;
 
 /// The query kinds of the mix, in the order their shares are listed.
 const KINDS: [&str; 3] = ["murder-plan state", "dice bid", "win rate"];
@@ -147,16 +165,7 @@ fn client_threads() -> usize {
         .unwrap_or(1)
 }
 
-fn rss_kib(pid: u32) -> u64 {
-    std::fs::read_to_string(format!("/proc/{pid}/status"))
-        .ok()
-        .and_then(|s| {
-            s.lines()
-                .find(|l| l.starts_with("VmRSS:"))
-                .and_then(|l| l.split_whitespace().nth(1)?.parse().ok())
-        })
-        .unwrap_or(0)
-}
+use server::rss_kib;
 
 fn run(address: &str, pid: u32, connections: usize, seconds: u64) {
     let runtime = tokio::runtime::Builder::new_multi_thread()
@@ -167,6 +176,7 @@ fn run(address: &str, pid: u32, connections: usize, seconds: u64) {
     let paths = Arc::new(mix());
     let stop = Arc::new(AtomicBool::new(false));
     let mut rss = Vec::new();
+    let cpu_before = server::cpu_time(pid);
     let started = Instant::now();
     let measured: Vec<Measured> = runtime.block_on(async {
         let tasks: Vec<_> = (0..connections)
@@ -191,6 +201,7 @@ fn run(address: &str, pid: u32, connections: usize, seconds: u64) {
         all
     });
     let elapsed = started.elapsed().as_secs_f64();
+    let cpu = server::cpu_time(pid).saturating_sub(cpu_before);
     let errors: u64 = measured.iter().map(|m| m.errors).sum();
     let mut total = 0;
     println!("\n{connections} connections, {elapsed:.1} s:");
@@ -219,8 +230,9 @@ fn run(address: &str, pid: u32, connections: usize, seconds: u64) {
         percentile(&every, 1.0)
     );
     println!(
-        "  throughput {:.0} requests/s, {errors} errors",
-        total as f64 / elapsed
+        "  throughput {:.0} requests/s, {errors} errors; server CPU {:.1} us per request",
+        total as f64 / elapsed,
+        cpu.as_secs_f64() * 1e6 / total.max(1) as f64
     );
     if let Some(e) = measured.iter().find_map(|m| m.first_error.clone()) {
         println!("  first error: {e}");
@@ -238,7 +250,7 @@ fn cli_per_query(tables: &std::path::Path, count: usize) {
     for i in 0..count {
         let days = (i % 8 + 1).to_string();
         let started = Instant::now();
-        let output = Command::new(env!("CARGO_BIN_EXE_gametab"))
+        let output = Command::new(server::binary())
             .args(["lookup", "--tables"])
             .arg(tables)
             .args([
@@ -284,34 +296,38 @@ fn main() {
         );
         std::process::exit(1);
     }
+    let phases =
+        std::env::var("SERVE_BENCH_PHASES").unwrap_or_else(|_| "load,attack,memory".into());
+    let phases: Vec<&str> = phases.split(',').map(str::trim).collect();
+    println!(
+        "serve_load: {} on {}, phases {phases:?}",
+        server::binary().display(),
+        tables.display()
+    );
+    if phases.contains(&"load") {
+        load(&tables);
+    }
+    if phases.contains(&"attack") || phases.contains(&"connections") {
+        attack::connections(&tables);
+    }
+    if phases.contains(&"attack") || phases.contains(&"heavy") {
+        attack::heavy(&tables);
+    }
+    if phases.contains(&"memory") {
+        memory::reloads(&tables);
+    }
+}
+
+/// Phase `load`: throughput and latency at 8 and 64 connections.
+fn load(tables: &std::path::Path) {
     let seconds: u64 = std::env::var("SERVE_BENCH_SECONDS")
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(10);
     // SERVE_BENCH_CACHE_MIB=0 measures every answer computed afresh.
     let cache_mib = std::env::var("SERVE_BENCH_CACHE_MIB").unwrap_or_else(|_| "64".into());
-    let mut server = Command::new(env!("CARGO_BIN_EXE_gametab"))
-        .args([
-            "serve",
-            "--addr",
-            "127.0.0.1:0",
-            "--cache-mib",
-            &cache_mib,
-            "--tables",
-        ])
-        .arg(&tables)
-        .stdout(Stdio::piped())
-        .stderr(Stdio::null())
-        .spawn()
-        .expect("gametab serve starts");
-    let mut line = String::new();
-    std::io::BufReader::new(server.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
-    let address = line
-        .trim()
-        .trim_start_matches("listening on http://")
-        .to_string();
+    let server = server::Server::start(tables, &["--cache-mib", &cache_mib], None);
+    let address = server.address.clone();
     println!(
         "gametab serve on {address}, tables {}, answer cache {cache_mib} MiB, client threads {}",
         tables.display(),
@@ -324,9 +340,8 @@ fn main() {
     }
     println!("mix (% of requests): {kinds:?}");
     for connections in [8, 64] {
-        run(&address, server.id(), connections, seconds);
+        run(&address, server.pid(), connections, seconds);
     }
-    let _ = server.kill();
-    let _ = server.wait();
-    cli_per_query(&tables, 40);
+    drop(server);
+    cli_per_query(tables, 40);
 }
