@@ -28,7 +28,8 @@ use super::params::{ApiError, Params};
 use super::set::LoadedSet;
 use super::App;
 use crate::murder_plan::cli::StateArgs;
-use crate::murder_plan::lookup_cli::{self, Query, Side};
+use crate::murder_plan::documents::Side;
+use crate::murder_plan::lookup_cli::{self, Query};
 use crate::{cluedo, dice};
 
 /// Most events (suggestions, accusations and facts) a Cluedo log may hold.
