@@ -116,6 +116,9 @@ pub(super) fn query_error(error: &anyhow::Error) -> ApiError {
                 gametab_games::Error::Inconsistent(_) => {
                     ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, message)
                 }
+                gametab_games::Error::Budget(_) => {
+                    ApiError::status(StatusCode::SERVICE_UNAVAILABLE, message)
+                }
             };
         }
     }
