@@ -31,7 +31,8 @@ use super::params::{log_error, ApiError, Params};
 use super::set::LoadedSet;
 use super::App;
 use crate::murder_plan::cli::StateArgs;
-use crate::murder_plan::lookup_cli::{self, Query, Side};
+use crate::murder_plan::documents::Side;
+use crate::murder_plan::lookup_cli::{self, Query};
 use crate::{cluedo, dice};
 
 /// The parameters of a Murder Plan state, with the start state's defaults
