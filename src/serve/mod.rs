@@ -18,6 +18,7 @@ mod endgame;
 mod handlers;
 pub mod params;
 pub mod set;
+mod web;
 mod werewolf;
 
 use std::io::Write;
@@ -72,6 +73,10 @@ pub struct ServeArgs {
     /// Worker threads of the runtime (default: all cores).
     #[arg(long, value_parser = clap::value_parser!(u16).range(1..))]
     pub threads: Option<u16>,
+    /// The WebAssembly module's directory (`scripts/build-web` writes
+    /// `web/dist`), served at /web/ for the explorer page's game.
+    #[arg(long, default_value = "web/dist")]
+    pub web: PathBuf,
 }
 
 /// What every handler shares.
@@ -81,6 +86,8 @@ pub struct App {
     pub current: Arc<Current>,
     /// The directory it comes from (reported by `/health`).
     pub tables_dir: String,
+    /// The WebAssembly module's directory (`--web`).
+    pub web_dir: PathBuf,
 }
 
 /// The router of every endpoint, for `app`'s set.
@@ -103,6 +110,9 @@ pub fn router(app: Arc<App>, cors_origin: Option<&str>, max_body: usize) -> Resu
         .route("/v1/cluedo/advice", post(handlers::cluedo_advice))
         .route("/v1/werewolf/posterior", post(werewolf::werewolf_posterior))
         .route("/v1/werewolf/roles", post(werewolf::werewolf_roles))
+        .route("/explorer/{file}", get(web::page_script))
+        .route("/explorer/example/{file}", get(web::example))
+        .route("/web/{file}", get(web::module_file))
         .fallback(handlers::not_found)
         .layer(DefaultBodyLimit::max(max_body))
         .layer(axum::middleware::from_fn_with_state(
@@ -226,6 +236,7 @@ pub fn run(args: ServeArgs, out: &mut impl Write) -> Result<()> {
     let app = Arc::new(App {
         current: Arc::clone(&current),
         tables_dir: args.tables.display().to_string(),
+        web_dir: args.web.clone(),
     });
     let router = router(app, args.cors_origin.as_deref(), args.max_body)?;
     let mut runtime = tokio::runtime::Builder::new_multi_thread();

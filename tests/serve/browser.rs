@@ -18,14 +18,14 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
 /// chromedriver on a free loopback port, killed when dropped.
-struct Driver {
+pub(super) struct Driver {
     child: Child,
     url: String,
     agent: ureq::Agent,
 }
 
 impl Driver {
-    fn start() -> Driver {
+    pub(super) fn start() -> Driver {
         for program in [CHROMIUM, CHROMEDRIVER] {
             assert!(
                 std::path::Path::new(program).exists(),
@@ -94,13 +94,13 @@ impl Drop for Driver {
 }
 
 /// A browser session.
-struct Session<'a> {
+pub(super) struct Session<'a> {
     driver: &'a Driver,
     id: String,
 }
 
 impl Session<'_> {
-    fn new<'a>(driver: &'a Driver, profile: &std::path::Path) -> Session<'a> {
+    pub(super) fn new<'a>(driver: &'a Driver, profile: &std::path::Path) -> Session<'a> {
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {
@@ -122,16 +122,16 @@ impl Session<'_> {
         }
     }
 
-    fn post(&self, path: &str, body: Value) -> Value {
+    pub(super) fn post(&self, path: &str, body: Value) -> Value {
         self.driver
             .call("POST", &format!("/session/{}{path}", self.id), Some(body))
     }
 
-    fn script(&self, script: &str) -> Value {
+    pub(super) fn script(&self, script: &str) -> Value {
         self.post("/execute/sync", json!({"script": script, "args": []}))
     }
 
-    fn text(&self, id: &str) -> String {
+    pub(super) fn text(&self, id: &str) -> String {
         self.script(&format!(
             "return document.getElementById('{id}').textContent"
         ))
@@ -140,7 +140,7 @@ impl Session<'_> {
         .to_string()
     }
 
-    fn element(&self, css: &str) -> String {
+    pub(super) fn element(&self, css: &str) -> String {
         let found = self.post("/element", json!({"using": "css selector", "value": css}));
         found
             .as_object()
@@ -150,12 +150,12 @@ impl Session<'_> {
             .to_string()
     }
 
-    fn click(&self, css: &str) {
+    pub(super) fn click(&self, css: &str) {
         let element = self.element(css);
         self.post(&format!("/element/{element}/click"), json!({}));
     }
 
-    fn type_into(&self, css: &str, text: &str) {
+    pub(super) fn type_into(&self, css: &str, text: &str) {
         let element = self.element(css);
         self.post(&format!("/element/{element}/clear"), json!({}));
         self.post(
@@ -165,7 +165,7 @@ impl Session<'_> {
     }
 
     /// Wait (up to 20 s) until element `id`'s text satisfies `ok`.
-    fn wait_for_text(&self, id: &str, ok: impl Fn(&str) -> bool) -> String {
+    pub(super) fn wait_for_text(&self, id: &str, ok: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let text = self.text(id);
@@ -181,7 +181,7 @@ impl Session<'_> {
     }
 
     /// The browser's console entries at SEVERE level since the last call.
-    fn console_errors(&self) -> Vec<Value> {
+    pub(super) fn console_errors(&self) -> Vec<Value> {
         let entries = self.post("/se/log", json!({"type": "browser"}));
         entries
             .as_array()
@@ -192,7 +192,7 @@ impl Session<'_> {
             .collect()
     }
 
-    fn screenshot(&self) -> Vec<u8> {
+    pub(super) fn screenshot(&self) -> Vec<u8> {
         let value = self
             .driver
             .call("GET", &format!("/session/{}/screenshot", self.id), None);

@@ -10,11 +10,14 @@
 //!   refused and the old one keeps serving.
 //! - [`browser`]: the explorer page loads, follows a state change to the
 //!   table's value, and logs no console error.
+//! - [`game`]: two whole Murder Plan games played in the page with the
+//!   server down, every turn replayed against the lookup crate.
 
 #[path = "../common/mod.rs"]
 mod common;
 
 mod api;
 mod browser;
+mod game;
 mod harness;
 mod reload;
