@@ -39,6 +39,16 @@ fn moves<Card: CardKind>(moves: &[MoveValue<Placement<Card>>]) -> Vec<f64> {
         .collect()
 }
 
+impl MurderPlan {
+    fn of(decoded: bundle::Decoded) -> MurderPlan {
+        MurderPlan {
+            tables: decoded.tables,
+            generator: decoded.generator,
+            positions: decoded.positions as u32,
+        }
+    }
+}
+
 #[wasm_bindgen]
 impl MurderPlan {
     /// Decode a browser bundle: the bytes of `murder_plan_browser.bin.gz`
@@ -49,12 +59,19 @@ impl MurderPlan {
     /// version, a field that breaks the rules), naming what is wrong.
     #[wasm_bindgen(js_name = fromBundle)]
     pub fn from_bundle(file: &[u8]) -> Result<MurderPlan, String> {
-        let decoded = bundle::decode(file).map_err(message)?;
-        Ok(MurderPlan {
-            tables: decoded.tables,
-            generator: decoded.generator,
-            positions: decoded.positions as u32,
-        })
+        bundle::decode(file).map(MurderPlan::of).map_err(message)
+    }
+
+    /// Decode a bundle's content, already inflated from its gzip (by the
+    /// browser's `DecompressionStream`, which is native and streams).
+    ///
+    /// # Errors
+    /// As [`MurderPlan::from_bundle`].
+    #[wasm_bindgen(js_name = fromContent)]
+    pub fn from_content(content: &[u8]) -> Result<MurderPlan, String> {
+        bundle::decode_content(content)
+            .map(MurderPlan::of)
+            .map_err(message)
     }
 
     /// The program that wrote the bundle (`gametab 0.1.0`).

@@ -64,12 +64,22 @@ fn legal_action<Card: CardKind>(
 /// The dense index of the state with these fields: brain x (two 0/1
 /// components), killer y, killer intrigue (0..=4), key-person intrigue
 /// (0..=2), diagonal left, intrigue+2 left (0/1), forbid-movement left
-/// (0..=3); nine bytes in that order.
+/// (0..=3). Nine numbers rather than an array: scalars cross into the
+/// module without an allocation, and every query of the wrapper starts
+/// here.
 #[wasm_bindgen(js_name = stateIndex)]
-pub fn state_index(fields: &[u8]) -> Result<u16, String> {
-    let &[bx, by, kx, ky, c, h, diagonal, intrigue2, forbid] = fields else {
-        return Err(format!("a state has 9 fields, not {}", fields.len()));
-    };
+#[allow(clippy::too_many_arguments)] // The nine fields of a state.
+pub fn state_index(
+    brain_x: u8,
+    brain_y: u8,
+    killer_x: u8,
+    killer_y: u8,
+    killer_intrigue: u8,
+    key_person_intrigue: u8,
+    diagonal_left: u8,
+    intrigue2_left: u8,
+    forbid_movement_left: u8,
+) -> Result<u16, String> {
     let offset = |a, b, what| {
         Offset::new(a, b).ok_or_else(|| format!("{what} ({a},{b}): components are 0 or 1"))
     };
@@ -85,14 +95,14 @@ pub fn state_index(fields: &[u8]) -> Result<u16, String> {
         }
     };
     let state = State {
-        brain: offset(bx, by, "brain offset")?,
-        killer: offset(kx, ky, "killer offset")?,
-        killer_intrigue: within(c, 4, "killer intrigue")?,
-        key_person_intrigue: within(h, 2, "key-person intrigue")?,
+        brain: offset(brain_x, brain_y, "brain offset")?,
+        killer: offset(killer_x, killer_y, "killer offset")?,
+        killer_intrigue: within(killer_intrigue, 4, "killer intrigue")?,
+        key_person_intrigue: within(key_person_intrigue, 2, "key-person intrigue")?,
         limited: LimitedCards {
-            diagonal: flag(diagonal, "diagonal left")?,
-            intrigue_plus_two: flag(intrigue2, "intrigue+2 left")?,
-            forbid_movement: within(forbid, 3, "forbid-movement left")?,
+            diagonal: flag(diagonal_left, "diagonal left")?,
+            intrigue_plus_two: flag(intrigue2_left, "intrigue+2 left")?,
+            forbid_movement: within(forbid_movement_left, 3, "forbid-movement left")?,
         },
     };
     Ok(state.index() as u16)

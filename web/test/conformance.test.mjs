@@ -12,7 +12,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 const dist = process.env.GAMETAB_WEB_DIST ?? new URL("../dist/", import.meta.url).pathname;
-const { loadMurderPlanSync, MurderPlanError } = await import(join(dist, "index.js"));
+const { loadMurderPlan, loadMurderPlanSync, MurderPlanError } = await import(join(dist, "index.js"));
 
 const tablesDir = process.env.GAMETAB_TABLES;
 const expectedFile = process.env.GAMETAB_EXPECTED;
@@ -185,6 +185,20 @@ test("win rates of every horizon and start, and the average", () => {
     assert.strictEqual(plan.winRate(horizon, s), value, `horizon ${horizon}, start ${start}`);
   }
   assert.throws(() => plan.winRate(9), /out of range/);
+});
+
+test("the streaming load (the runtime's own gzip) gives the same tables", async () => {
+  assert.equal(typeof DecompressionStream, "function");
+  const streamed = await loadMurderPlan(new Uint8Array(bundle), wasm);
+  assert.equal(streamed.positions, plan.positions);
+  for (const [key, support] of expected.strategies.mastermind.filter((_, i) => i % 7 === 0)) {
+    const days = dayOf(key);
+    const s = stateOf(key);
+    assert.strictEqual(streamed.value(days, s), expected.keys.values[key]);
+    assert.deepEqual(streamed.strategy("mastermind", days, s), plan.strategy("mastermind", days, s));
+    assert.equal(streamed.strategy("mastermind", days, s).length, support.length);
+  }
+  await assert.rejects(loadMurderPlan(bundle.subarray(0, 1000), wasm), /gzip/);
 });
 
 test("a damaged bundle is refused with the reader's message", () => {

@@ -160,26 +160,35 @@ export class Rules {
 
   /** The dense index of a state (0..3840), as the tables and the module key it. */
   index(state: State): number {
-    const fields = Uint8Array.of(
+    const known = indices.get(state);
+    if (known !== undefined) return known;
+    const index = call(() => core.stateIndex(
       state.brain[0], state.brain[1], state.killer[0], state.killer[1],
       state.killerIntrigue, state.keyPersonIntrigue,
       state.diagonalLeft ? 1 : 0, state.intrigue2Left ? 1 : 0, state.forbidMovementLeft,
-    );
-    return call(() => core.stateIndex(fields));
+    ));
+    // Only the module's own (frozen) states are remembered: a caller's
+    // object may change under us.
+    if (Object.isFrozen(state) && Object.isFrozen(state.brain) && Object.isFrozen(state.killer)) {
+      indices.set(state, index);
+    }
+    return index;
   }
 
   /** The state of a dense index. */
   state(index: number): State {
     const f = call(() => core.stateFields(index));
-    return Object.freeze({
-      brain: [f[0], f[1]] as Offset,
-      killer: [f[2], f[3]] as Offset,
+    const state: State = Object.freeze({
+      brain: Object.freeze([f[0], f[1]]) as Offset,
+      killer: Object.freeze([f[2], f[3]]) as Offset,
       killerIntrigue: f[4],
       keyPersonIntrigue: f[5],
       diagonalLeft: f[6] === 1,
       intrigue2Left: f[7] === 1,
       forbidMovementLeft: f[8],
     });
+    indices.set(state, index);
+    return state;
   }
 
   /** The 16 start states (no intrigue, every limited card), in index order. */
@@ -257,6 +266,9 @@ export class Rules {
   }
 }
 
+/** The index of every state the module handed out (they are frozen). */
+const indices = new WeakMap<State, number>();
+
 function key(action: Action): string {
   return `${action.keyPerson} / ${action.brain} / ${action.killer}`;
 }
@@ -271,9 +283,13 @@ export class MurderPlan {
   /** Positions held: (days left, state) of days 1..8 reachable from the 16 starts, not won. */
   readonly positions: number;
 
-  /** @internal Use loadMurderPlan or loadMurderPlanSync. */
-  constructor(bundle: Uint8Array, rules: Rules) {
-    this.#core = call(() => core.MurderPlan.fromBundle(bundle));
+  /**
+   * @internal Use loadMurderPlan or loadMurderPlanSync. `inflated`: the
+   * bytes are the bundle's content, its gzip already undone.
+   */
+  constructor(bundle: Uint8Array, rules: Rules, inflated = false) {
+    this.#core = call(() =>
+      inflated ? core.MurderPlan.fromContent(bundle) : core.MurderPlan.fromBundle(bundle));
     this.rules = rules;
     this.generator = this.#core.generator;
     this.positions = this.#core.positions;
@@ -386,14 +402,33 @@ export function loadRulesSync(wasm: BufferSource | WebAssembly.Module): Rules {
   return rulesNow;
 }
 
-async function bytesOf(source: BundleSource): Promise<Uint8Array> {
-  if (source instanceof Uint8Array) return source;
-  if (source instanceof ArrayBuffer) return new Uint8Array(source);
-  const response = await fetch(source);
-  if (!response.ok) {
-    throw new MurderPlanError(`cannot fetch the bundle ${String(source)}: HTTP ${response.status}`);
+/**
+ * The bundle's bytes and whether they are already inflated: where the
+ * runtime has DecompressionStream (browsers, Node 18+), the gzip is undone
+ * natively while the file downloads; otherwise the module inflates it.
+ */
+async function contentOf(source: BundleSource): Promise<[Uint8Array, boolean]> {
+  let stream: ReadableStream<Uint8Array<ArrayBuffer>>;
+  if (source instanceof Uint8Array || source instanceof ArrayBuffer) {
+    const bytes = source instanceof Uint8Array ? source : new Uint8Array(source);
+    if (typeof DecompressionStream === "undefined") return [bytes, false];
+    stream = new Blob([bytes as Uint8Array<ArrayBuffer>]).stream();
+  } else {
+    const response = await fetch(source);
+    if (!response.ok) {
+      throw new MurderPlanError(`cannot fetch the bundle ${String(source)}: HTTP ${response.status}`);
+    }
+    if (typeof DecompressionStream === "undefined" || response.body === null) {
+      return [new Uint8Array(await response.arrayBuffer()), false];
+    }
+    stream = response.body;
   }
-  return new Uint8Array(await response.arrayBuffer());
+  const inflated = stream.pipeThrough(new DecompressionStream("gzip"));
+  try {
+    return [new Uint8Array(await new Response(inflated).arrayBuffer()), true];
+  } catch (e) {
+    throw new MurderPlanError(`the bundle is not a readable gzip file: ${String(e)}`);
+  }
 }
 
 /**
@@ -402,8 +437,8 @@ async function bytesOf(source: BundleSource): Promise<Uint8Array> {
  * gametab_web_bg.wasm beside this file.
  */
 export async function loadMurderPlan(bundle: BundleSource, wasm?: WasmSource): Promise<MurderPlan> {
-  const [bytes, rules] = await Promise.all([bytesOf(bundle), loadRules(wasm)]);
-  return new MurderPlan(bytes, rules);
+  const [[bytes, inflated], rules] = await Promise.all([contentOf(bundle), loadRules(wasm)]);
+  return new MurderPlan(bytes, rules, inflated);
 }
 
 /** The same, synchronously, from the bundle's and the module's bytes. */

@@ -11,7 +11,10 @@
 //! that handles both sides' actions (the bundle's mirror images, the
 //! module's labels) be written once.
 
-use super::model::{MastermindCard, Placement, ProtagonistCard};
+use super::model::{
+    mastermind_actions, protagonist_actions, LimitedCards, MastermindCard, Placement,
+    ProtagonistCard,
+};
 
 /// What both sides' cards share: the canonical list, labels, the axis swap.
 pub trait CardKind: Copy + Eq + std::fmt::Debug + 'static {
@@ -23,6 +26,10 @@ pub trait CardKind: Copy + Eq + std::fmt::Debug + 'static {
 
     /// The card's image under the axis swap.
     fn swapped(self) -> Self;
+
+    /// The side's legal full actions with `limited` cards left, in the
+    /// canonical order ([`mastermind_actions`], [`protagonist_actions`]).
+    fn legal_actions(limited: LimitedCards) -> Vec<Placement<Self>>;
 
     /// The card's code: its position in [`CardKind::KINDS`].
     fn code(self) -> u8 {
@@ -48,6 +55,10 @@ impl CardKind for MastermindCard {
     fn swapped(self) -> Self {
         MastermindCard::swapped(self)
     }
+
+    fn legal_actions(limited: LimitedCards) -> Vec<Placement<Self>> {
+        mastermind_actions(limited)
+    }
 }
 
 impl CardKind for ProtagonistCard {
@@ -59,6 +70,10 @@ impl CardKind for ProtagonistCard {
 
     fn swapped(self) -> Self {
         ProtagonistCard::swapped(self)
+    }
+
+    fn legal_actions(limited: LimitedCards) -> Vec<Placement<Self>> {
+        protagonist_actions(limited)
     }
 }
 
@@ -104,7 +119,6 @@ impl<Card: CardKind> Placement<Card> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::murder_plan::model::{mastermind_actions, protagonist_actions, LimitedCards};
 
     fn round_trips<Card: CardKind>(legal: &[Placement<Card>]) {
         let codes: Vec<u8> = legal.iter().map(|a| a.code()).collect();

@@ -3,15 +3,14 @@
 //! against the layout and the rules as it goes.
 
 use super::planes::{corrupt, gunzip, Reader};
-use super::{BRAIN_CODES, MAGIC, NAME, VERSION};
+use super::{BRAIN_CODES, MAGIC, MAX_CONTENT, NAME, VERSION};
 use crate::error::{Error, Result};
 use crate::murder_plan::schema::{AVERAGE_START_INDEX, MAX_DAYS};
 use crate::murder_plan::tables::{
     brain_held, Coverage, MurderPlanTables, Supports, KEYS, SUM_TOLERANCE,
 };
 use gametab_games::murder_plan::model::{
-    mastermind_actions, protagonist_actions, BrainTarget, LimitedCards, MastermindCard, Placement,
-    ProtagonistCard, State, STATE_COUNT,
+    BrainTarget, LimitedCards, MastermindCard, Placement, ProtagonistCard, State, STATE_COUNT,
 };
 use gametab_games::murder_plan::CardKind;
 
@@ -38,49 +37,69 @@ fn state_of(key: usize) -> State {
     State::from_index(key % STATE_COUNT).expect("key below KEYS")
 }
 
-/// The stored order of one side's actions: by the three card labels as
-/// strings (the order of the strategy tables' rows).
-pub(super) struct LabelOrder {
-    /// The rank of every action code.
+/// One side's action codes, tabulated once per decode: the action of each
+/// code, its mirror image's code, its rank in the stored order (by the
+/// three card labels as strings: the order of the strategy tables' rows),
+/// and which codes are legal with each set of limited cards left.
+pub(super) struct SideCodes<Card> {
+    actions: Vec<Placement<Card>>,
+    mirror: Vec<u8>,
     rank: Vec<u16>,
+    /// `legal[LimitedCards::index()][code]`.
+    legal: Vec<Vec<bool>>,
 }
 
-impl LabelOrder {
-    pub(super) fn of<Card: CardKind>() -> LabelOrder {
-        let codes = Placement::<Card>::CODES;
-        let labels: Vec<[&str; 3]> = (0..codes)
-            .map(|code| Placement::<Card>::from_code(code as u8).map_or([""; 3], |a| a.labels()))
+impl<Card: CardKind> SideCodes<Card> {
+    pub(super) fn new() -> SideCodes<Card> {
+        let actions: Vec<Placement<Card>> = (0..Placement::<Card>::CODES)
+            .map(|code| Placement::<Card>::from_code(code as u8).expect("code below CODES"))
             .collect();
-        let mut order: Vec<usize> = (0..codes).collect();
-        order.sort_by(|&a, &b| labels[a].cmp(&labels[b]));
-        let mut rank = vec![0; codes];
+        let mirror = actions.iter().map(|a| a.mirrored().code()).collect();
+        let mut order: Vec<usize> = (0..actions.len()).collect();
+        order.sort_by_key(|&code| actions[code].labels());
+        let mut rank = vec![0; actions.len()];
         for (position, &code) in order.iter().enumerate() {
             rank[code] = position as u16;
         }
-        LabelOrder { rank }
+        let legal = (0..16)
+            .map(|i| {
+                let mut codes = vec![false; actions.len()];
+                for action in Card::legal_actions(LimitedCards::from_index(i).expect("index < 16"))
+                {
+                    codes[usize::from(action.code())] = true;
+                }
+                codes
+            })
+            .collect();
+        SideCodes {
+            actions,
+            mirror,
+            rank,
+            legal,
+        }
+    }
+
+    /// The mirror image of a support given as (code, anything) pairs:
+    /// every action mapped by the axis swap, then put in the stored order;
+    /// written into `out`.
+    pub(super) fn mirror_into<T: Copy>(&self, support: &[(u8, T)], out: &mut Vec<(u8, T)>) {
+        out.clear();
+        out.extend(
+            support
+                .iter()
+                .map(|&(code, p)| (self.mirror[usize::from(code)], p)),
+        );
+        out.sort_unstable_by_key(|&(code, _)| self.rank[usize::from(code)]);
     }
 }
 
-/// The mirror image of a support given as (code, anything) pairs: every
-/// action mapped by the axis swap, then put in the stored order.
-pub(super) fn mirror<Card: CardKind, T: Copy>(
-    support: &[(u8, T)],
-    order: &LabelOrder,
-) -> Vec<(u8, T)> {
-    let mut mirrored: Vec<(u8, T)> = support
-        .iter()
-        .map(|&(code, p)| {
-            let action = Placement::<Card>::from_code(code).expect("a decoded code");
-            (action.mirrored().code(), p)
-        })
-        .collect();
-    mirrored.sort_by_key(|&(code, _)| order.rank[usize::from(code)]);
-    mirrored
-}
-
-/// One side's distinct supports as stored: codes and probabilities.
+/// One side's distinct supports as stored: codes and probabilities, flat,
+/// support `i` at `start[i]..start[i + 1]` (one allocation for all of
+/// them: decoding speed is the browser's load time).
 struct Dictionary {
-    supports: Vec<Vec<(u8, f64)>>,
+    start: Vec<usize>,
+    codes: Vec<u8>,
+    probabilities: Vec<f64>,
 }
 
 impl Dictionary {
@@ -88,33 +107,44 @@ impl Dictionary {
         let what = format!("{side} supports");
         let count = input.count(1, &what)?;
         let lengths = input.take(count, &what)?;
-        let total: usize = lengths.iter().map(|&l| usize::from(l)).sum();
-        let codes = input.take(total, &what)?;
-        let probabilities = input.f64s(total, &what)?;
-        let mut supports = Vec::with_capacity(count);
-        let mut at = 0;
-        for (i, &length) in lengths.iter().enumerate() {
-            let range = at..at + usize::from(length);
-            at = range.end;
-            let support: Vec<(u8, f64)> = codes[range.clone()]
-                .iter()
-                .copied()
-                .zip(probabilities[range].iter().copied())
-                .collect();
-            check_support::<Card>(&support)
-                .map_err(|detail| corrupt(format!("{what}, support {i}: {detail}")))?;
-            supports.push(support);
+        let mut start = Vec::with_capacity(count + 1);
+        let mut total = 0;
+        for &length in lengths {
+            start.push(total);
+            total += usize::from(length);
         }
-        Ok(Dictionary { supports })
+        start.push(total);
+        let codes = input.take(total, &what)?.to_vec();
+        let probabilities = input.f64s(total, &what)?;
+        let dictionary = Dictionary {
+            start,
+            codes,
+            probabilities,
+        };
+        for i in 0..count {
+            let (codes, probabilities) = dictionary.get(i);
+            check_support::<Card>(codes, probabilities)
+                .map_err(|detail| corrupt(format!("{what}, support {i}: {detail}")))?;
+        }
+        Ok(dictionary)
+    }
+
+    fn len(&self) -> usize {
+        self.start.len() - 1
+    }
+
+    fn get(&self, i: usize) -> (&[u8], &[f64]) {
+        let range = self.start[i]..self.start[i + 1];
+        (&self.codes[range.clone()], &self.probabilities[range])
     }
 }
 
-fn check_support<Card: CardKind>(support: &[(u8, f64)]) -> Result<(), String> {
-    if support.is_empty() {
+fn check_support<Card: CardKind>(codes: &[u8], probabilities: &[f64]) -> Result<(), String> {
+    if codes.is_empty() {
         return Err("empty".to_string());
     }
     let mut sum = 0.0;
-    for &(code, p) in support {
+    for (&code, &p) in codes.iter().zip(probabilities) {
         if Placement::<Card>::from_code(code).is_none() {
             return Err(format!("action code {code} out of range"));
         }
@@ -129,62 +159,47 @@ fn check_support<Card: CardKind>(support: &[(u8, f64)]) -> Result<(), String> {
     Ok(())
 }
 
-/// For each inventory (`LimitedCards::index`), which action codes are
-/// legal.
-fn legal_codes<Card: CardKind>(
-    legal: impl Fn(LimitedCards) -> Vec<Placement<Card>>,
-) -> Vec<Vec<bool>> {
-    (0..16)
-        .map(|i| {
-            let mut codes = vec![false; Placement::<Card>::CODES];
-            for action in legal(LimitedCards::from_index(i).expect("index < 16")) {
-                codes[usize::from(action.code())] = true;
-            }
-            codes
-        })
-        .collect()
-}
-
 /// One side's dense supports: every position's, from its reference.
 fn supports<Card: CardKind>(
     dictionary: &Dictionary,
     refs: &[u32],
     positions: &[usize],
-    legal: &[Vec<bool>],
     side: &str,
 ) -> Result<Supports<Card>> {
-    let order = LabelOrder::of::<Card>();
+    let codes_of = SideCodes::<Card>::new();
     let mut start = vec![0u32; KEYS + 1];
-    let mut entries = Vec::new();
+    let mut entries = Vec::with_capacity(dictionary.codes.len() * 2);
+    let (mut stored, mut support): (Vec<(u8, f64)>, Vec<(u8, f64)>) = (Vec::new(), Vec::new());
     let mut next = 0;
     for (&key, &reference) in positions.iter().zip(refs) {
         for s in &mut start[next..=key] {
             *s = entries.len() as u32;
         }
         next = key + 1;
-        let stored = dictionary
-            .supports
-            .get((reference >> 1) as usize)
-            .ok_or_else(|| {
-                corrupt(format!(
-                    "{side} reference {reference} of key {key}: only {} supports",
-                    dictionary.supports.len()
-                ))
-            })?;
-        let support = if reference & 1 == 1 {
-            mirror::<Card, f64>(stored, &order)
+        let index = (reference >> 1) as usize;
+        if index >= dictionary.len() {
+            return Err(corrupt(format!(
+                "{side} reference {reference} of key {key}: only {} supports",
+                dictionary.len()
+            )));
+        }
+        let (codes, probabilities) = dictionary.get(index);
+        stored.clear();
+        stored.extend(codes.iter().copied().zip(probabilities.iter().copied()));
+        if reference & 1 == 1 {
+            codes_of.mirror_into(&stored, &mut support);
         } else {
-            stored.clone()
-        };
-        let state = state_of(key);
-        for (code, p) in support {
-            if !legal[state.limited.index()][usize::from(code)] {
+            std::mem::swap(&mut stored, &mut support);
+        }
+        let limited = state_of(key).limited.index();
+        for &(code, p) in &support {
+            if !codes_of.legal[limited][usize::from(code)] {
                 return Err(corrupt(format!(
-                    "{side} support of key {key}: action code {code} is illegal in {state:?}"
+                    "{side} support of key {key}: action code {code} is illegal in {:?}",
+                    state_of(key)
                 )));
             }
-            let action = Placement::<Card>::from_code(code).expect("checked in the dictionary");
-            entries.push((action, p));
+            entries.push((codes_of.actions[usize::from(code)], p));
         }
     }
     for s in &mut start[next..] {
@@ -267,8 +282,20 @@ fn brain(
 /// [`Error::CorruptBundle`] naming the field that is unreadable or breaks
 /// the rules; [`Error::SchemaVersion`] for a bundle of another layout.
 pub fn decode(file: &[u8]) -> Result<Decoded> {
-    let content = gunzip(file)?;
-    let mut input = Reader::new(&content);
+    decode_content(&gunzip(file)?)
+}
+
+/// Decode the content of a bundle file, already inflated (by the
+/// browser's own gzip, which streams and runs native: the module's load
+/// time is the point).
+///
+/// # Errors
+/// As [`decode`].
+pub fn decode_content(content: &[u8]) -> Result<Decoded> {
+    if content.len() > MAX_CONTENT {
+        return Err(corrupt(format!("the content is over {MAX_CONTENT} bytes")));
+    }
+    let mut input = Reader::new(content);
     let generator = header(&mut input)?;
     let bits = input.take(KEYS / 8, "the reachability map")?;
     let reachable: Vec<bool> = (0..KEYS).map(|k| bits[k / 8] >> (k % 8) & 1 == 1).collect();
@@ -312,20 +339,8 @@ pub fn decode(file: &[u8]) -> Result<Decoded> {
     input.finish()?;
 
     let tables = MurderPlanTables {
-        mastermind: supports(
-            &mastermind,
-            &mastermind_refs,
-            &positions,
-            &legal_codes(mastermind_actions),
-            "mastermind",
-        )?,
-        protagonists: supports(
-            &protagonists,
-            &protagonist_refs,
-            &positions,
-            &legal_codes(protagonist_actions),
-            "protagonist",
-        )?,
+        mastermind: supports(&mastermind, &mastermind_refs, &positions, "mastermind")?,
+        protagonists: supports(&protagonists, &protagonist_refs, &positions, "protagonist")?,
         values,
         gaps,
         reachable,

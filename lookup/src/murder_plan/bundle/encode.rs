@@ -4,7 +4,7 @@
 use std::collections::HashMap;
 
 use super::compare::compare;
-use super::decode::{decode, mirror, positions, LabelOrder};
+use super::decode::{decode, positions, SideCodes};
 use super::planes::{gzip, Writer};
 use super::{BRAIN_CODES, MAGIC, VERSION};
 use crate::error::{Error, Result};
@@ -36,8 +36,8 @@ type Key = Vec<(u8, u64)>;
 struct Dictionary<Card> {
     index: HashMap<Key, u32>,
     supports: Vec<Key>,
-    order: LabelOrder,
-    side: std::marker::PhantomData<Card>,
+    codes: SideCodes<Card>,
+    mirrored: Key,
 }
 
 impl<Card: CardKind> Dictionary<Card> {
@@ -45,8 +45,8 @@ impl<Card: CardKind> Dictionary<Card> {
         Dictionary {
             index: HashMap::new(),
             supports: Vec::new(),
-            order: LabelOrder::of::<Card>(),
-            side: std::marker::PhantomData,
+            codes: SideCodes::new(),
+            mirrored: Vec::new(),
         }
     }
 
@@ -60,7 +60,8 @@ impl<Card: CardKind> Dictionary<Card> {
         if let Some(&i) = self.index.get(&key) {
             return i << 1;
         }
-        if let Some(&i) = self.index.get(&mirror::<Card, _>(&key, &self.order)) {
+        self.codes.mirror_into(&key, &mut self.mirrored);
+        if let Some(&i) = self.index.get(&self.mirrored) {
             return i << 1 | 1;
         }
         let i = self.supports.len() as u32;

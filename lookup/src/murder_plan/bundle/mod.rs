@@ -71,8 +71,9 @@ mod encode;
 mod planes;
 
 pub use compare::{compare, Comparison, Difference};
-pub use decode::{decode, Decoded};
+pub use decode::{decode, decode_content, Decoded};
 pub use encode::{encode, Encoded};
+pub use planes::gunzip;
 
 #[cfg(test)]
 mod tests;

@@ -169,8 +169,12 @@ pub(super) fn gzip(content: &[u8]) -> Vec<u8> {
     encoder.finish().expect("in memory")
 }
 
-/// The content of a gzip file, at most [`MAX_CONTENT`] bytes.
-pub(super) fn gunzip(file: &[u8]) -> Result<Vec<u8>> {
+/// The content of a bundle file (its gzip undone), at most
+/// [`MAX_CONTENT`] bytes: what [`super::decode_content`] reads.
+///
+/// # Errors
+/// [`Error::CorruptBundle`] for bytes that are not gzip, or too much.
+pub fn gunzip(file: &[u8]) -> Result<Vec<u8>> {
     let mut content = Vec::new();
     let limit = MAX_CONTENT as u64 + 1;
     flate2::read::GzDecoder::new(file)
