@@ -273,15 +273,16 @@ mod tests {
     #[test]
     fn states_round_trip_through_their_fields() {
         for index in 0..STATE_COUNT as u16 {
-            assert_eq!(state_index(&state_fields(index).unwrap()), Ok(index));
+            let f = state_fields(index).unwrap();
+            let back = state_index(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
+            assert_eq!(back, Ok(index));
         }
-        assert!(state_index(&[0, 0, 0, 0, 5, 0, 1, 1, 3])
-            .unwrap_err()
-            .contains("killer intrigue 5"));
-        assert!(state_index(&[0, 2, 0, 0, 0, 0, 1, 1, 3])
-            .unwrap_err()
-            .contains("brain offset"));
-        assert!(state_index(&[0; 8]).unwrap_err().contains("9 fields"));
+        let error = state_index(0, 0, 0, 0, 5, 0, 1, 1, 3).unwrap_err();
+        assert!(error.contains("killer intrigue 5"), "{error}");
+        let error = state_index(0, 2, 0, 0, 0, 0, 1, 1, 3).unwrap_err();
+        assert!(error.contains("brain offset"), "{error}");
+        let error = state_index(0, 0, 0, 0, 0, 0, 2, 1, 3).unwrap_err();
+        assert!(error.contains("diagonal left is 2"), "{error}");
         assert!(state_fields(3840).unwrap_err().contains("not a state"));
         assert_eq!(start_states().len(), 16);
     }
