@@ -152,8 +152,6 @@ function addSuggestion() {
   updateCluedo();
 }
 
-const ROLES = ["wolf", "villager", "seer", "witch", "hunter", "guard", "cupid"];
-
 // Werewolf: P(role) of every player and the vote ranking.
 async function updateWerewolf() {
   const q = new URLSearchParams({ rule: $("werewolf-rule").value });
@@ -167,7 +165,8 @@ async function updateWerewolf() {
     $("werewolf-error").textContent = "";
     out.replaceChildren();
     const roles = doc.roles;
-    const present = ROLES.filter((role) => roles.players.some((p) => typeof p[role] === "number" && p[role] > 0));
+    // The roles of the game, in the report's own order.
+    const present = roles.counts.map(([role]) => role);
     out.appendChild(element("div",
       `${doc.players} players, ${doc.wolves} wolves; ${roles.assignments} role assignments; an elimination shows the ${roles.reveal}`));
     table(out, ["player", "alive", ...present.map((r) => `P(${r})`)], roles.players.map((p) => [
