@@ -291,6 +291,7 @@ fn run_node(tables: &Path, expected: &Path) {
     let output = Command::new("node")
         .args(["--test", "--test-reporter=tap"])
         .arg(repository().join("web/test/conformance.test.mjs"))
+        .arg(repository().join("web/test/readme.test.mjs"))
         .env("GAMETAB_TABLES", tables)
         .env("GAMETAB_EXPECTED", expected)
         .env("GAMETAB_WEB_DIST", &dist)
