@@ -169,7 +169,9 @@ fn supports<Card: CardKind>(
     let codes_of = SideCodes::<Card>::new();
     let mut start = vec![0u32; KEYS + 1];
     let mut entries = Vec::with_capacity(dictionary.codes.len() * 2);
-    let (mut stored, mut support): (Vec<(u8, f64)>, Vec<(u8, f64)>) = (Vec::new(), Vec::new());
+    // Two buffers reused for every position: as stored, and as played.
+    let mut stored: Vec<(u8, f64)> = Vec::new();
+    let mut support: Vec<(u8, f64)> = Vec::new();
     let mut next = 0;
     for (&key, &reference) in positions.iter().zip(refs) {
         for s in &mut start[next..=key] {
