@@ -255,7 +255,8 @@ impl Tables {
         })
     }
 
-    /// Load the tables of `game` now.
+    /// Load the tables of `game` now (for the Murder Plan, its browser
+    /// bundle too: [`Tables::murder_plan_bundle`]).
     ///
     /// # Errors
     /// As the game's accessor.

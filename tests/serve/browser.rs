@@ -244,7 +244,10 @@ fn percent(p: f64) -> String {
 
 #[test]
 fn the_explorer_page_shows_the_tables_and_follows_the_state() {
-    let server = Server::start(common::built_tables(), &[]);
+    // The page loads the module for its game (a missing one would be a
+    // console error here, so say so first).
+    let web = common::web_module();
+    let server = Server::start(common::built_tables(), &["--web", web.to_str().unwrap()]);
     let api = agent();
     let value_of = |query: &str| {
         get(
@@ -392,7 +395,8 @@ fn set_value(session: &Session, id: &str, value: &str) {
 
 #[test]
 fn the_endgame_cluedo_and_werewolf_panels_answer_from_the_server() {
-    let server = Server::start(common::built_tables(), &[]);
+    let web = common::web_module();
+    let server = Server::start(common::built_tables(), &["--web", web.to_str().unwrap()]);
     let api = agent();
     let driver = Driver::start();
     let profile = tempfile::tempdir().unwrap();
