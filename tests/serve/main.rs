@@ -12,6 +12,8 @@
 //!   table's value, and logs no console error.
 //! - [`game`]: two whole Murder Plan games played in the page with the
 //!   server down, every turn replayed against the lookup crate.
+//! - [`web`]: the page's scripts, the WebAssembly module and the set's
+//!   browser bundle as static files.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -21,3 +23,4 @@ mod browser;
 mod game;
 mod harness;
 mod reload;
+mod web;
