@@ -20,6 +20,7 @@ use gametab::murder_plan::turns::TurnTables;
 use gametab::output::TableWriter;
 use gametab_games::murder_plan::model::State;
 use gametab_games::murder_plan::{LimitedCards, Offset};
+use gametab_lookup::murder_plan::bundle;
 use gametab_lookup::Tables;
 use rayon::prelude::*;
 
@@ -272,5 +273,30 @@ fn lookup(c: &mut Criterion) {
     });
 }
 
-criterion_group!(benches, phases, lookup);
+/// The browser bundle: written from the tables (encoded, decoded again
+/// and compared), inflated, decoded (what the WebAssembly module does on
+/// load, natively here; `scripts/bench-web` measures it in the module).
+fn bundle(c: &mut Criterion) {
+    let (dir, _keep) = table_dir();
+    let t = Tables::open(&dir).unwrap().murder_plan().unwrap().clone();
+    let file = bundle::encode(&t, "gametab bench").unwrap().bytes;
+    let content = bundle::gunzip(&file).unwrap();
+    let mut group = c.benchmark_group("bundle");
+    group.sample_size(10);
+    group.bench_function("encode (and prove)", |b| {
+        b.iter(|| bundle::encode(black_box(&t), "gametab bench").unwrap())
+    });
+    group.bench_function("gunzip", |b| {
+        b.iter(|| bundle::gunzip(black_box(&file)).unwrap())
+    });
+    group.bench_function("decode content", |b| {
+        b.iter(|| bundle::decode_content(black_box(&content)).unwrap())
+    });
+    group.bench_function("decode file", |b| {
+        b.iter(|| bundle::decode(black_box(&file)).unwrap())
+    });
+    group.finish();
+}
+
+criterion_group!(benches, phases, lookup, bundle);
 criterion_main!(benches);

@@ -10,6 +10,7 @@ use std::sync::{Mutex, PoisonError};
 use anyhow::{Context, Result};
 use gametab_lookup::io::{blake2_hex, TableData, GENERATOR_VERSION};
 use gametab_lookup::manifest::{Manifest, ManifestEntry, MANIFEST_FILE};
+use gametab_lookup::DerivedFile;
 
 use crate::parquet_write::{write_parquet_with, ColumnChunkJob, EncodedColumnChunk};
 
@@ -101,20 +102,50 @@ impl TableWriter {
 
     /// Write the encoded `bytes` of `data` and record them.
     fn store(&mut self, data: &TableData, bytes: &[u8]) -> Result<&WrittenTable> {
-        let path = self.dir.join(data.schema.file);
+        self.record(
+            WrittenTable {
+                table: data.schema.name,
+                file: data.schema.file,
+                schema_version: data.schema.version,
+                rows: data.rows(),
+                bytes: bytes.len(),
+                blake2b_256: blake2_hex(bytes),
+                params: data.params.clone(),
+            },
+            bytes,
+        )
+    }
+
+    /// Write a file derived from a game's tables (`bytes`, holding `rows`
+    /// of whatever it counts) atomically as `dir/<derived.file>`, listed in
+    /// the manifest like a table.
+    pub fn write_derived(
+        &mut self,
+        derived: &DerivedFile,
+        bytes: &[u8],
+        rows: usize,
+    ) -> Result<&WrittenTable> {
+        self.record(
+            WrittenTable {
+                table: derived.name,
+                file: derived.file,
+                schema_version: derived.version,
+                rows,
+                bytes: bytes.len(),
+                blake2b_256: blake2_hex(bytes),
+                params: Default::default(),
+            },
+            bytes,
+        )
+    }
+
+    fn record(&mut self, written: WrittenTable, bytes: &[u8]) -> Result<&WrittenTable> {
+        let path = self.dir.join(written.file);
         write_renamed(&path, bytes, !self.defer_sync)?;
         if self.defer_sync {
             self.unsynced.push(path);
         }
-        self.written.push(WrittenTable {
-            table: data.schema.name,
-            file: data.schema.file,
-            schema_version: data.schema.version,
-            rows: data.rows(),
-            bytes: bytes.len(),
-            blake2b_256: blake2_hex(bytes),
-            params: data.params.clone(),
-        });
+        self.written.push(written);
         Ok(self.written.last().expect("just pushed"))
     }
 
@@ -134,10 +165,11 @@ impl TableWriter {
         &self.written
     }
 
-    /// Check that the tables written are exactly those of the game
-    /// registry ([`gametab_lookup::all_schemas`]), each once: a build that
-    /// forgot a table, or wrote one twice or one no game owns, fails here
-    /// instead of publishing a set the lookup crate cannot load.
+    /// Check that the files written are exactly the tables and derived
+    /// files of the game registry ([`gametab_lookup::all_files`]), each
+    /// once: a build that forgot one, or wrote one twice or one no game
+    /// owns, fails here instead of publishing a set the lookup crate cannot
+    /// load.
     ///
     /// # Errors
     /// Naming the first missing, repeated or unknown table.
@@ -147,21 +179,23 @@ impl TableWriter {
         if let Some(twice) = written.windows(2).find(|w| w[0] == w[1]) {
             anyhow::bail!("table {} was written twice", twice[0]);
         }
-        for schema in gametab_lookup::all_schemas() {
-            if written.binary_search(&schema.file).is_err() {
-                anyhow::bail!("no builder wrote table {}", schema.file);
+        for file in gametab_lookup::all_files() {
+            if written.binary_search(&file).is_err() {
+                anyhow::bail!("no builder wrote table {file}");
             }
         }
         if let Some(unknown) = written
             .iter()
-            .find(|file| !gametab_lookup::all_schemas().any(|s| s.file == **file))
+            .find(|file| !gametab_lookup::all_files().any(|f| f == **file))
         {
             anyhow::bail!("table {unknown} belongs to no game of the registry");
         }
         Ok(())
     }
 
-    /// Write `manifest.json` listing every table written so far.
+    /// Write `manifest.json` listing every table (and derived file)
+    /// written so far; a derived file has no rule parameters of its own
+    /// and no entry in `params`.
     pub fn write_manifest(&mut self, build_seconds: f64) -> Result<()> {
         let mut files: Vec<ManifestEntry> = self
             .written
@@ -181,6 +215,7 @@ impl TableWriter {
             params: self
                 .written
                 .iter()
+                .filter(|w| gametab_lookup::all_derived().all(|d| d.file != w.file))
                 .map(|w| (w.table.to_string(), w.params.clone()))
                 .collect(),
             build_seconds,

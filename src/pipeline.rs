@@ -79,7 +79,7 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
         game: VERIFICATION,
         elapsed: start.elapsed(),
         lines: vec![format!(
-            "{} tables synced to disk ({:.3} s), loaded and checked by the lookup crate",
+            "{} files synced to disk ({:.3} s), loaded and checked by the lookup crate",
             writer.written().len(),
             synced.as_secs_f64()
         )],

@@ -274,10 +274,12 @@ fn every_game() -> (BTreeMap<String, Bytes>, usize) {
             let dir = tempfile::tempdir().unwrap();
             let mut writer = TableWriter::new(dir.path()).unwrap();
             let solution = &fixture().solution;
-            for data in tables::all(solution, &Layers::enumerate(&solution.successors, 8)).unwrap()
-            {
-                writer.write(&data).unwrap();
+            let murder_plan =
+                tables::all(solution, &Layers::enumerate(&solution.successors, 8)).unwrap();
+            for data in &murder_plan {
+                writer.write(data).unwrap();
             }
+            gametab::murder_plan::write_bundle(murder_plan, &mut writer).unwrap();
             let grid = DiceGrid {
                 max_total_dice: 4,
                 max_my_dice: 2,

@@ -29,3 +29,22 @@ fn every_table_and_column_is_documented() {
         }
     }
 }
+
+#[test]
+fn every_derived_file_and_its_format_version_is_documented() {
+    let readme = std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/tables/README.md"))
+        .expect("tables/README.md exists");
+    for derived in gametab_lookup::all_derived() {
+        let heading = format!("### `{}` (", derived.file);
+        let section = readme
+            .split("\n### ")
+            .find(|section| section.starts_with(&heading[4..]))
+            .unwrap_or_else(|| panic!("{} has no section of its own", derived.file));
+        assert!(
+            section.contains(&format!("format version {})", derived.version)),
+            "the section of {} does not name format version {}",
+            derived.file,
+            derived.version
+        );
+    }
+}

@@ -2,8 +2,10 @@
 //! every kind of damage is named by file, row and column: a changed Murder
 //! Plan value or strategy probability (rewritten with a matching manifest
 //! digest, so only the semantic checks can see it), a truncated file,
-//! swapped files, and a changed Liar's Dice, Cluedo or Werewolf row in the
-//! sample. Also: a build killed midway leaves the previous set in place.
+//! swapped files, a damaged browser bundle, and a changed Liar's Dice,
+//! Cluedo or Werewolf row in the sample; a changed Murder Plan value is
+//! also named by the browser bundle's comparison with the tables. Also: a
+//! build killed midway leaves the previous set in place.
 //!
 //! The set is the run's shared one (`common`), copied into a fresh
 //! directory for each test.
@@ -87,7 +89,14 @@ fn a_clean_set_verifies_and_the_cli_agrees() {
     let tables = common::built_tables();
     let report = run_verify(tables);
     assert!(report.is_ok(), "{report}");
-    assert_eq!(report.files.len(), 14, "manifest and thirteen tables");
+    assert_eq!(
+        report.files.len(),
+        15,
+        "manifest, thirteen tables and the browser bundle"
+    );
+    let bundle = report.file(murder_plan::bundle::FILE).unwrap();
+    assert_eq!(bundle.rows_checked, bundle.rows_total);
+    assert!(bundle.rows_total > 10_000, "{bundle:?}");
     // The endgame tables are checked whole: every row rebuilt from the
     // stored strategies after the certificate ran again.
     for schema in dice::schema::ENDGAME {
@@ -116,7 +125,7 @@ fn a_clean_set_verifies_and_the_cli_agrees() {
     assert!(ok, "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(json["sample"], 10);
-    assert_eq!(json["files"].as_array().unwrap().len(), 14);
+    assert_eq!(json["files"].as_array().unwrap().len(), 15);
 }
 
 #[test]
@@ -138,11 +147,45 @@ fn a_changed_murder_plan_value_is_named() {
         "{report}"
     );
     assert!(found[0].key.contains("days_left=3"), "{}", found[0]);
+    // The browser bundle still holds the built value: its comparison with
+    // the tables names the same state.
+    let bundle = findings_of(&report, murder_plan::bundle::FILE);
+    assert!(
+        bundle
+            .iter()
+            .any(|f| f.column == "value" && f.key.starts_with("days_left 3,")),
+        "{report}"
+    );
     // The binary reports the same line and fails.
     let (ok, out, _) = gametab(&["verify", "--tables", dir.to_str().unwrap()]);
     assert!(!ok);
     let line = format!("MISMATCH murder_plan_values.parquet row {row} ");
     assert!(out.contains(&line), "{out}");
+}
+
+#[test]
+fn a_damaged_browser_bundle_is_named() {
+    let (_keep, dir) = fresh_copy();
+    let file = murder_plan::bundle::FILE;
+    let mut bytes = std::fs::read(dir.join(file)).unwrap();
+    let at = bytes.len() / 2;
+    bytes[at] ^= 0x20;
+    std::fs::write(dir.join(file), &bytes).unwrap();
+    // Its manifest entry still has the built digest: named as such, and
+    // the file does not decode.
+    let report = run_verify(&dir);
+    let found = findings_of(&report, file);
+    assert!(found.iter().any(|f| f.column == "blake2b_256"), "{report}");
+    assert!(
+        found
+            .iter()
+            .any(|f| f.column == "file" && f.found.contains("unreadable browser bundle")),
+        "{report}"
+    );
+    // The lookup crate (and so the server) refuses the set as a whole.
+    let tables = Tables::open(&dir).unwrap();
+    assert!(tables.load_all().is_err());
+    assert_eq!(report.files.iter().filter(|f| !f.is_ok()).count(), 1);
 }
 
 #[test]

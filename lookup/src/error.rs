@@ -51,6 +51,16 @@ pub enum Error {
         /// Version found in the file (or its unparsable text).
         found: String,
     },
+    /// The Murder Plan browser bundle cannot be read: not gzip, truncated,
+    /// or content that breaks its layout or the rules (see
+    /// `murder_plan::bundle`).
+    #[error("{file}: unreadable browser bundle: {detail}")]
+    CorruptBundle {
+        /// The bundle's name.
+        file: &'static str,
+        /// What is wrong, and where.
+        detail: String,
+    },
     /// A file's BLAKE2 digest differs from the one in `manifest.json`.
     #[error("{file}: BLAKE2 digest {found} does not match manifest ({expected})")]
     DigestMismatch {

@@ -44,21 +44,41 @@
 //! [`manifest`] the build manifest, and one module per game holds its
 //! schemas and its queries ([`murder_plan`], [`dice`], [`cluedo`],
 //! [`werewolf`]; [`Tables`] gathers them).
+//!
+//! **Features.** `parquet` (default) is everything that reads Parquet:
+//! [`io`], [`Tables`], the registry and the Liar's Dice, Cluedo and
+//! Werewolf tables. Without it the crate is the Murder Plan queries
+//! ([`murder_plan::MurderPlanTables`]) and the browser bundle they load
+//! from ([`murder_plan::bundle`]): what the WebAssembly module (`web/`)
+//! compiles, since zstd's C code does not build for
+//! `wasm32-unknown-unknown`.
 
+#[cfg(feature = "parquet")]
 pub mod cluedo;
+#[cfg(feature = "parquet")]
 mod column;
+#[cfg(feature = "parquet")]
 pub mod dice;
 mod error;
+#[cfg(feature = "parquet")]
 pub mod io;
 pub mod manifest;
 pub mod murder_plan;
+#[cfg(feature = "parquet")]
 mod registry;
 pub mod schema;
+#[cfg(feature = "parquet")]
 mod table_data;
+#[cfg(feature = "parquet")]
 mod tables;
+#[cfg(feature = "parquet")]
 pub mod werewolf;
 
 pub use error::{Error, Result};
 pub use gametab_games as games;
-pub use registry::{all_schemas, GameId, GameTables, GAMES};
+#[cfg(feature = "parquet")]
+pub use registry::{
+    all_derived, all_files, all_schemas, DerivedFile, GameId, GameTables, GAMES, MURDER_PLAN_BUNDLE,
+};
+#[cfg(feature = "parquet")]
 pub use tables::Tables;

@@ -23,6 +23,22 @@ pub enum GameId {
     LiarsDice,
 }
 
+/// A file of a table set that is not a Parquet table but derived from a
+/// game's tables for another kind of reader (the Murder Plan browser
+/// bundle). A build writes it, the manifest lists it (its `table` is
+/// [`DerivedFile::name`], its `schema_version` [`DerivedFile::version`],
+/// its `rows` what the file counts) with its digest, and `gametab verify`
+/// checks it against the tables it comes from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct DerivedFile {
+    /// Its name in the manifest and in reports.
+    pub name: &'static str,
+    /// File name inside a table directory.
+    pub file: &'static str,
+    /// Version of its format.
+    pub version: u32,
+}
+
 /// What the lookup crate knows of a game: its name and its tables.
 #[derive(Debug, Clone, Copy)]
 pub struct GameTables {
@@ -32,7 +48,16 @@ pub struct GameTables {
     pub name: &'static str,
     /// Every table a build writes for it, in build order.
     pub schemas: &'static [TableSchema],
+    /// The files a build derives from those tables, in build order.
+    pub derived: &'static [DerivedFile],
 }
+
+/// The Murder Plan browser bundle ([`crate::murder_plan::bundle`]).
+pub const MURDER_PLAN_BUNDLE: DerivedFile = DerivedFile {
+    name: crate::murder_plan::bundle::NAME,
+    file: crate::murder_plan::bundle::FILE,
+    version: crate::murder_plan::bundle::VERSION,
+};
 
 /// Every game, in build order (the order of the build summary and of
 /// `gametab verify`).
@@ -41,21 +66,25 @@ pub const GAMES: [GameTables; 4] = [
         id: GameId::MurderPlan,
         name: "murder plan",
         schemas: &crate::murder_plan::schema::ALL,
+        derived: &[MURDER_PLAN_BUNDLE],
     },
     GameTables {
         id: GameId::Cluedo,
         name: "cluedo",
         schemas: &[crate::cluedo::schema::FEW_CANDIDATES],
+        derived: &[],
     },
     GameTables {
         id: GameId::Werewolf,
         name: "werewolf",
         schemas: &[crate::werewolf::schema::WEREWOLF_EARLY],
+        derived: &[],
     },
     GameTables {
         id: GameId::LiarsDice,
         name: "liars dice",
         schemas: &crate::dice::schema::EVERY,
+        derived: &[],
     },
 ];
 
@@ -70,6 +99,19 @@ impl GameId {
 /// Every table of every game, in build order.
 pub fn all_schemas() -> impl Iterator<Item = &'static TableSchema> {
     GAMES.iter().flat_map(|game| game.schemas.iter())
+}
+
+/// Every derived file of every game, in build order.
+pub fn all_derived() -> impl Iterator<Item = &'static DerivedFile> {
+    GAMES.iter().flat_map(|game| game.derived.iter())
+}
+
+/// The file name of every table and derived file of every game: what a
+/// complete set's manifest lists.
+pub fn all_files() -> impl Iterator<Item = &'static str> {
+    all_schemas()
+        .map(|s| s.file)
+        .chain(all_derived().map(|d| d.file))
 }
 
 #[cfg(test)]
@@ -94,8 +136,11 @@ mod tests {
 
     #[test]
     fn table_names_and_files_are_unique_across_games() {
-        let mut files: Vec<&str> = all_schemas().map(|s| s.file).collect();
-        let mut names: Vec<&str> = all_schemas().map(|s| s.name).collect();
+        let mut files: Vec<&str> = all_files().collect();
+        let mut names: Vec<&str> = all_schemas()
+            .map(|s| s.name)
+            .chain(all_derived().map(|d| d.name))
+            .collect();
         let count = files.len();
         files.sort_unstable();
         files.dedup();

@@ -7,7 +7,9 @@
 //! [`Tables::werewolf`]) so a client that needs one game does not pay for
 //! the others; [`Tables::load_all`] loads every game of the registry
 //! ([`crate::GAMES`]) side by side. Every file, whenever it is read, is
-//! checked against the manifest's BLAKE2b-256 digest before it is decoded:
+//! checked against the manifest's BLAKE2b-256 digest before it is decoded
+//! (the Murder Plan browser bundle, too, which is also compared with the
+//! Parquet tables when loaded: [`Tables::murder_plan_bundle`]):
 //! the per-game types only decode bytes handed to them and read no files
 //! themselves, so no path around the check exists. The raw bytes of a file
 //! read from a directory live only until it is decoded.
@@ -31,7 +33,7 @@ use crate::dice::{DiceTables, EndgameTables};
 use crate::error::{Error, Result};
 use crate::io::blake2_hex;
 use crate::manifest::{Manifest, MANIFEST_FILE};
-use crate::murder_plan::{schema as mp_schema, MurderPlanTables};
+use crate::murder_plan::{bundle, schema as mp_schema, MurderPlanTables};
 use crate::registry::{GameId, GAMES};
 use crate::schema::TableSchema;
 use crate::werewolf::schema::WEREWOLF_EARLY;
@@ -76,6 +78,7 @@ pub struct Tables {
     source: Source,
     manifest: Manifest,
     murder_plan: OnceLock<MurderPlanTables>,
+    murder_plan_bundle: OnceLock<Bytes>,
     dice: OnceLock<DiceTables>,
     dice_endgame: OnceLock<EndgameTables>,
     cluedo: OnceLock<FewCandidatesTable>,
@@ -220,6 +223,7 @@ impl Tables {
             source,
             manifest,
             murder_plan: OnceLock::new(),
+            murder_plan_bundle: OnceLock::new(),
             dice: OnceLock::new(),
             dice_endgame: OnceLock::new(),
             cluedo: OnceLock::new(),
@@ -260,6 +264,32 @@ impl Tables {
     pub fn murder_plan(&self) -> Result<&MurderPlanTables> {
         get_or_load(&self.murder_plan, || {
             MurderPlanTables::from_bytes(self.files(&mp_schema::ALL)?)
+        })
+    }
+
+    /// The bytes of the Murder Plan browser bundle (what a web app
+    /// fetches), checked against the manifest, decoded and compared with
+    /// the Parquet tables ([`bundle::compare`]: every answer it holds must
+    /// be theirs, to the bit) on first use.
+    ///
+    /// # Errors
+    /// As [`Tables::murder_plan`], those of [`bundle::decode`], and
+    /// [`Error::CorruptBundle`] naming the first answer that differs.
+    pub fn murder_plan_bundle(&self) -> Result<&Bytes> {
+        get_or_load(&self.murder_plan_bundle, || {
+            let bytes = self.file(bundle::FILE)?;
+            let decoded = bundle::decode(&bytes)?;
+            let comparison = bundle::compare(self.murder_plan()?, &decoded.tables, 1);
+            if let Some(first) = comparison.differences.first() {
+                return Err(Error::CorruptBundle {
+                    file: bundle::NAME,
+                    detail: format!(
+                        "{} of {} answers differ from the Parquet tables, first: {first}",
+                        comparison.differing, comparison.compared
+                    ),
+                });
+            }
+            Ok(bytes)
         })
     }
 
@@ -311,13 +341,14 @@ impl Tables {
         })
     }
 
-    /// Load the tables of `game` now.
+    /// Load the tables of `game` now (for the Murder Plan, its browser
+    /// bundle too: [`Tables::murder_plan_bundle`]).
     ///
     /// # Errors
     /// As the game's accessor.
     pub fn load_game(&self, game: GameId) -> Result<()> {
         match game {
-            GameId::MurderPlan => self.murder_plan().map(drop),
+            GameId::MurderPlan => self.murder_plan_bundle().map(drop),
             GameId::Cluedo => self.cluedo().map(drop),
             GameId::Werewolf => self.werewolf().map(drop),
             GameId::LiarsDice => self.dice().and_then(|_| self.dice_endgame()).map(drop),

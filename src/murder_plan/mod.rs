@@ -29,8 +29,10 @@ use indicatif::{ProgressBar, ProgressStyle};
 use crate::game::{command_group_of, command_of, parse, GameBuild, GameCommand, Plot};
 use crate::options::BuildOptions;
 use crate::output::TableWriter;
+use gametab_lookup::io::{TableData, GENERATOR_VERSION};
 use gametab_lookup::murder_plan::schema::MAX_DAYS;
-use gametab_lookup::GameId;
+use gametab_lookup::murder_plan::{bundle, MurderPlanTables};
+use gametab_lookup::{GameId, MURDER_PLAN_BUNDLE};
 use layers::Layers;
 
 /// Murder Plan in the registry: the solver's tables, their certificates
@@ -74,7 +76,27 @@ pub const GAME: GameBuild = GameBuild {
     ],
 };
 
-/// Solve D = 1..=8, write every Murder Plan table, and return summary lines.
+/// Write the browser bundle of the five tables just written: loaded by the
+/// lookup crate's own Parquet loader from the same rows, encoded, and
+/// proved to answer as they do ([`bundle::encode`]).
+///
+/// # Errors
+/// Tables the loader refuses, a bundle that would answer differently, or
+/// a file that cannot be written.
+pub fn write_bundle(tables: Vec<TableData>, writer: &mut TableWriter) -> Result<bundle::Encoded> {
+    let tables: [TableData; 5] = tables
+        .try_into()
+        .map_err(|_| anyhow::anyhow!("the Murder Plan writes five tables"))?;
+    let loaded = MurderPlanTables::from_tables(tables)
+        .context("loading the Murder Plan tables for the browser bundle")?;
+    let encoded = bundle::encode(&loaded, GENERATOR_VERSION)
+        .context("writing the Murder Plan browser bundle")?;
+    writer.write_derived(&MURDER_PLAN_BUNDLE, &encoded.bytes, encoded.positions)?;
+    Ok(encoded)
+}
+
+/// Solve D = 1..=8, write every Murder Plan table and the browser bundle,
+/// and return summary lines.
 pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<Vec<String>> {
     let started = Instant::now();
     let bar = if options.progress {
@@ -137,12 +159,16 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
 
     let layers = Layers::enumerate(&solution.successors, MAX_DAYS);
     let layers_at = Instant::now();
-    let rows: Vec<String> = writer
-        .write_all(&tables::all(&solution, &layers)?)?
+    let tables = tables::all(&solution, &layers)?;
+    let mut rows: Vec<String> = writer
+        .write_all(&tables)?
         .iter()
         .map(|written| format!("{} {}", written.file, written.rows))
         .collect();
     let written_at = Instant::now();
+    let browser = write_bundle(tables, writer)?;
+    rows.push(format!("{} {}", bundle::FILE, browser.positions));
+    let bundle_at = Instant::now();
 
     let stats = &solution.stats;
     let average_cells = if stats.lps > 0 {
@@ -192,12 +218,21 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
         ),
         format!("max certificate gap {:.3e}", stats.max_gap),
         format!(
-            "time: successors + brain choices + digests {:.3} s, double oracle (LPs, certificates) {:.3} s, solve total {:.3} s, layers {:.3} s, tables {:.3} s",
+            "browser bundle: {} positions, {} + {} distinct supports, {} bytes ({} before gzip), decoded and compared with the tables",
+            browser.positions,
+            browser.mastermind_supports,
+            browser.protagonist_supports,
+            browser.bytes.len(),
+            browser.content_bytes
+        ),
+        format!(
+            "time: successors + brain choices + digests {:.3} s, double oracle (LPs, certificates) {:.3} s, solve total {:.3} s, layers {:.3} s, tables {:.3} s, browser bundle {:.3} s",
             stats.digest_time.as_secs_f64(),
             stats.solve_time.as_secs_f64(),
             (solved_at - started).as_secs_f64(),
             (layers_at - solved_at).as_secs_f64(),
-            (written_at - layers_at).as_secs_f64()
+            (written_at - layers_at).as_secs_f64(),
+            (bundle_at - written_at).as_secs_f64()
         ),
         format!("rows: {}", rows.join(", ")),
     ];

@@ -34,6 +34,7 @@ mod handlers;
 pub mod memory;
 pub mod params;
 pub mod set;
+mod web;
 mod werewolf;
 
 use std::io::Write;
@@ -124,6 +125,10 @@ pub struct ServeArgs {
     /// and the engine stops.
     #[arg(long, default_value_t = 10_000, value_parser = clap::value_parser!(u64).range(1..))]
     pub engine_ms: u64,
+    /// The WebAssembly module's directory (`scripts/build-web` writes
+    /// `web/dist`), served at /web/ for the explorer page's game.
+    #[arg(long, default_value = "web/dist")]
+    pub web: PathBuf,
 }
 
 /// What every handler shares.
@@ -137,6 +142,8 @@ pub struct App {
     pub engines: Engines,
     /// How POST bodies are read.
     pub body: BodyLimits,
+    /// The WebAssembly module's directory (`--web`).
+    pub web_dir: PathBuf,
 }
 
 impl HasBodyLimits for Arc<App> {
@@ -192,6 +199,9 @@ fn route_table() -> Vec<(Endpoint, MethodRouter<Arc<App>>)> {
         post_("/v1/cluedo/advice", post(handlers::cluedo_advice)),
         post_("/v1/werewolf/posterior", post(werewolf::werewolf_posterior)),
         post_("/v1/werewolf/roles", post(werewolf::werewolf_roles)),
+        get_("/explorer/{file}", get(web::page_script)),
+        get_("/explorer/example/{file}", get(web::example)),
+        get_("/web/{file}", get(web::module_file)),
     ]
 }
 
@@ -339,6 +349,7 @@ pub fn run(args: ServeArgs, out: &mut impl Write) -> Result<()> {
             max_bytes: args.max_body,
             timeout: Duration::from_millis(args.header_timeout_ms),
         },
+        web_dir: args.web.clone(),
     });
     let router = router(app, args.cors_origin.as_deref())?;
     let room = conn::descriptor_room();

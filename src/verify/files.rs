@@ -2,7 +2,9 @@
 //! directory (every table file present, none extra, sizes, row counts,
 //! schema versions, table names, parameters and BLAKE2 digests), and the
 //! decoding of every table file against its schema. The decoded tables are
-//! handed on to the per-game checks.
+//! handed on to the per-game checks, with the bytes of the derived files
+//! (the browser bundle: name, format version, size and digest checked
+//! here; its rows and content by its game's check).
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
@@ -11,6 +13,7 @@ use bytes::Bytes;
 use gametab_lookup::io::{blake2_hex, read_parquet, TableData};
 use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
 use gametab_lookup::schema::TableSchema;
+use gametab_lookup::DerivedFile;
 
 use super::report::TableCheck;
 
@@ -26,6 +29,8 @@ pub struct LoadedFiles {
     pub bytes: BTreeMap<&'static str, Bytes>,
     /// Decoded tables by file name (files that decoded against their schema).
     pub tables: BTreeMap<&'static str, TableData>,
+    /// The manifest, when it could be read.
+    pub manifest: Option<Manifest>,
 }
 
 impl LoadedFiles {
@@ -54,11 +59,11 @@ fn read_manifest(dir: &Path, check: &mut TableCheck) -> Option<Manifest> {
     }
 }
 
-/// Check the manifest's list against the known tables and the directory
-/// listing: every known table listed once, nothing unknown listed, no
-/// unlisted `.parquet` file in the directory.
+/// Check the manifest's list against the known tables and derived files
+/// and the directory listing: every known file listed once, nothing
+/// unknown listed, no unlisted `.parquet` file in the directory.
 fn check_listing(dir: &Path, manifest: &Manifest, check: &mut TableCheck) {
-    let known: BTreeSet<&str> = known_schemas().iter().map(|s| s.file).collect();
+    let known: BTreeSet<&str> = gametab_lookup::all_files().collect();
     let mut listed = BTreeSet::new();
     for entry in &manifest.files {
         if !listed.insert(entry.file.as_str()) {
@@ -131,8 +136,34 @@ fn check_table_file(
     check
 }
 
+/// Check a derived file against its manifest entry and keep its bytes.
+fn check_derived_file(
+    dir: &Path,
+    derived: &DerivedFile,
+    manifest: Option<&Manifest>,
+    loaded: &mut LoadedFiles,
+) -> TableCheck {
+    let mut check = TableCheck::new(derived.file);
+    let bytes = match std::fs::read(dir.join(derived.file)) {
+        Ok(bytes) => Bytes::from(bytes),
+        Err(e) => {
+            check.file_mismatch("file", "a readable file", e);
+            return check;
+        }
+    };
+    if let Some(entry) = manifest.and_then(|m| m.entry(derived.file)) {
+        check.file_exact("table", entry.table.as_str(), derived.name);
+        check.file_exact("schema_version", entry.schema_version, derived.version);
+        check.file_exact("bytes", entry.bytes, bytes.len() as u64);
+        check.file_exact("blake2b_256", entry.blake2b_256.clone(), blake2_hex(&bytes));
+    }
+    loaded.bytes.insert(derived.file, bytes);
+    check
+}
+
 /// Check the manifest and every table file of `dir`; return the checks (the
-/// manifest's first, then one per known table) and what could be decoded.
+/// manifest's first, then one per known table, then one per derived file)
+/// and what could be decoded.
 pub fn check_files(dir: &Path) -> (Vec<TableCheck>, LoadedFiles) {
     let mut manifest_check = TableCheck::new(MANIFEST_FILE);
     let manifest = read_manifest(dir, &mut manifest_check);
@@ -154,5 +185,14 @@ pub fn check_files(dir: &Path) -> (Vec<TableCheck>, LoadedFiles) {
             &mut loaded,
         ));
     }
+    for derived in gametab_lookup::all_derived() {
+        checks.push(check_derived_file(
+            dir,
+            derived,
+            manifest.as_ref(),
+            &mut loaded,
+        ));
+    }
+    loaded.manifest = manifest;
     (checks, loaded)
 }

@@ -281,3 +281,43 @@ pub fn gametab(args: &[&str]) -> (bool, String, String) {
         String::from_utf8_lossy(&out.stderr).into_owned(),
     )
 }
+
+/// The WebAssembly module's directory (`web/dist`, written by
+/// `scripts/build-web`), checked to be there and no older than any source
+/// it is built from (the web crate, the Murder Plan lookup and rules, the
+/// typed wrapper): a test of a stale module would test other code.
+pub fn web_module() -> PathBuf {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let dist = root.join("web/dist");
+    let built = |file: &str| {
+        fs::metadata(dist.join(file))
+            .and_then(|m| m.modified())
+            .unwrap_or_else(|_| {
+                panic!(
+                    "{} is missing: build the module with scripts/build-web (scripts/test does)",
+                    dist.join(file).display()
+                )
+            })
+    };
+    let oldest = built("gametab_web_bg.wasm").min(built("index.js"));
+    let sources = [
+        "web/src",
+        "web/ts",
+        "lookup/src/murder_plan",
+        "lookup/src/error.rs",
+        "games/src/murder_plan",
+    ];
+    let mut stack: Vec<PathBuf> = sources.iter().map(|s| root.join(s)).collect();
+    while let Some(path) = stack.pop() {
+        if path.is_dir() {
+            stack.extend(fs::read_dir(&path).unwrap().map(|e| e.unwrap().path()));
+        } else if fs::metadata(&path).unwrap().modified().unwrap() > oldest {
+            panic!(
+                "the module in {} is older than {}: rebuild it with scripts/build-web",
+                dist.display(),
+                path.display()
+            );
+        }
+    }
+    dist
+}

@@ -2,8 +2,12 @@
 //! through chromedriver's W3C WebDriver API (plain HTTP + JSON, spoken here
 //! with the same client as the API tests). `scripts/setup --test` installs
 //! both. The page must load, show the table's value, follow a state picked
-//! by clicking, answer the dice form, and log no console error. A
-//! screenshot is left in `target/tmp/explorer.png` for people to look at.
+//! by clicking, answer the dice form, and log no console error; its panels
+//! of the other games (the Liar's Dice endgame, Cluedo advice with a log
+//! built by its form, Werewolf roles) must show the server's answers and
+//! its errors as the server words them. Screenshots are left in
+//! `target/tmp/explorer.png` and `target/tmp/panels.png` for people to
+//! look at. (The page's game: `game.rs`.)
 
 use std::net::TcpListener;
 use std::process::{Child, Command, Stdio};
@@ -18,14 +22,14 @@ const CHROMIUM: &str = "/usr/bin/chromium";
 const CHROMEDRIVER: &str = "/usr/bin/chromedriver";
 
 /// chromedriver on a free loopback port, killed when dropped.
-struct Driver {
+pub(super) struct Driver {
     child: Child,
     url: String,
     agent: ureq::Agent,
 }
 
 impl Driver {
-    fn start() -> Driver {
+    pub(super) fn start() -> Driver {
         for program in [CHROMIUM, CHROMEDRIVER] {
             assert!(
                 std::path::Path::new(program).exists(),
@@ -94,13 +98,13 @@ impl Drop for Driver {
 }
 
 /// A browser session.
-struct Session<'a> {
+pub(super) struct Session<'a> {
     driver: &'a Driver,
     id: String,
 }
 
 impl Session<'_> {
-    fn new<'a>(driver: &'a Driver, profile: &std::path::Path) -> Session<'a> {
+    pub(super) fn new<'a>(driver: &'a Driver, profile: &std::path::Path) -> Session<'a> {
         let capabilities = json!({"capabilities": {"alwaysMatch": {
             "browserName": "chrome",
             "goog:chromeOptions": {
@@ -122,16 +126,16 @@ impl Session<'_> {
         }
     }
 
-    fn post(&self, path: &str, body: Value) -> Value {
+    pub(super) fn post(&self, path: &str, body: Value) -> Value {
         self.driver
             .call("POST", &format!("/session/{}{path}", self.id), Some(body))
     }
 
-    fn script(&self, script: &str) -> Value {
+    pub(super) fn script(&self, script: &str) -> Value {
         self.post("/execute/sync", json!({"script": script, "args": []}))
     }
 
-    fn text(&self, id: &str) -> String {
+    pub(super) fn text(&self, id: &str) -> String {
         self.script(&format!(
             "return document.getElementById('{id}').textContent"
         ))
@@ -140,7 +144,7 @@ impl Session<'_> {
         .to_string()
     }
 
-    fn element(&self, css: &str) -> String {
+    pub(super) fn element(&self, css: &str) -> String {
         let found = self.post("/element", json!({"using": "css selector", "value": css}));
         found
             .as_object()
@@ -150,12 +154,12 @@ impl Session<'_> {
             .to_string()
     }
 
-    fn click(&self, css: &str) {
+    pub(super) fn click(&self, css: &str) {
         let element = self.element(css);
         self.post(&format!("/element/{element}/click"), json!({}));
     }
 
-    fn type_into(&self, css: &str, text: &str) {
+    pub(super) fn type_into(&self, css: &str, text: &str) {
         let element = self.element(css);
         self.post(&format!("/element/{element}/clear"), json!({}));
         self.post(
@@ -165,7 +169,7 @@ impl Session<'_> {
     }
 
     /// Wait (up to 20 s) until element `id`'s text satisfies `ok`.
-    fn wait_for_text(&self, id: &str, ok: impl Fn(&str) -> bool) -> String {
+    pub(super) fn wait_for_text(&self, id: &str, ok: impl Fn(&str) -> bool) -> String {
         let start = Instant::now();
         loop {
             let text = self.text(id);
@@ -181,7 +185,7 @@ impl Session<'_> {
     }
 
     /// The browser's console entries at SEVERE level since the last call.
-    fn console_errors(&self) -> Vec<Value> {
+    pub(super) fn console_errors(&self) -> Vec<Value> {
         let entries = self.post("/se/log", json!({"type": "browser"}));
         entries
             .as_array()
@@ -192,7 +196,7 @@ impl Session<'_> {
             .collect()
     }
 
-    fn screenshot(&self) -> Vec<u8> {
+    pub(super) fn screenshot(&self) -> Vec<u8> {
         let value = self
             .driver
             .call("GET", &format!("/session/{}/screenshot", self.id), None);
@@ -240,7 +244,10 @@ fn percent(p: f64) -> String {
 
 #[test]
 fn the_explorer_page_shows_the_tables_and_follows_the_state() {
-    let server = Server::start(common::built_tables(), &[]);
+    // The page loads the module for its game (a missing one would be a
+    // console error here, so say so first).
+    let web = common::web_module();
+    let server = Server::start(common::built_tables(), &["--web", web.to_str().unwrap()]);
     let api = agent();
     let value_of = |query: &str| {
         get(
@@ -335,6 +342,253 @@ fn the_explorer_page_shows_the_tables_and_follows_the_state() {
                 .as_str()
                 .unwrap_or("")
                 .contains("/v1/dice/bid?")
+        })
+        .collect();
+    assert!(unexpected.is_empty(), "console errors: {unexpected:?}");
+}
+
+/// The text of the element `css` selects (empty when there is none).
+fn text_of(session: &Session, css: &str) -> String {
+    session
+        .script(&format!(
+            "const e = document.querySelector({css:?}); return e ? e.textContent : ''"
+        ))
+        .as_str()
+        .unwrap_or("")
+        .to_string()
+}
+
+fn rows(session: &Session, css: &str) -> u64 {
+    session
+        .script(&format!(
+            "return document.querySelectorAll('{css} tr').length"
+        ))
+        .as_u64()
+        .unwrap()
+}
+
+/// Wait (up to 20 s) until the form field `id` holds a value containing
+/// `needle` (a textarea's text is its value, not its content).
+fn wait_for_value(session: &Session, id: &str, needle: &str) {
+    let start = Instant::now();
+    loop {
+        let value = session.script(&format!("return document.getElementById('{id}').value"));
+        if value.as_str().is_some_and(|v| v.contains(needle)) {
+            return;
+        }
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "#{id} holds {value}"
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+}
+
+/// Set a form field's value by script (a textarea holding a whole log is
+/// not typed key by key).
+fn set_value(session: &Session, id: &str, value: &str) {
+    session.script(&format!(
+        "document.getElementById('{id}').value = {}",
+        serde_json::to_string(value).unwrap()
+    ));
+}
+
+#[test]
+fn the_endgame_cluedo_and_werewolf_panels_answer_from_the_server() {
+    let web = common::web_module();
+    let server = Server::start(common::built_tables(), &["--web", web.to_str().unwrap()]);
+    let api = agent();
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().unwrap();
+    let session = Session::new(&driver, profile.path());
+    session.post("/url", json!({ "url": format!("{}/", server.url) }));
+    session.wait_for_text("mp-value", |t| t.starts_with("V = "));
+
+    // Liar's Dice endgame: the form's default point, then a bad history.
+    let endgame = get(
+        &api,
+        &format!(
+            "{}/v1/dice/endgame?dice=2,1&sides=5&wild=false&hand=3,5&history=15,23",
+            server.url
+        ),
+    )
+    .json();
+    session.click("#endgame-form button[type=submit]");
+    let exact = endgame["game"]["value_exact"].as_str().unwrap();
+    let shown = session.wait_for_text("endgame-out", |t| t.contains(exact));
+    assert!(shown.contains("player 1 to move, holding 3,5"), "{shown}");
+    let actions = endgame["point"]["actions"].as_array().unwrap();
+    assert_eq!(rows(&session, "#endgame-actions"), actions.len() as u64 + 1);
+    let posterior = endgame["point"]["opponent_posterior"].as_array().unwrap();
+    assert_eq!(
+        rows(&session, "#endgame-posterior"),
+        posterior.len() as u64 + 1
+    );
+    let first = &actions[0];
+    assert_eq!(
+        text_of(&session, "#endgame-actions tr:nth-child(2) td:nth-child(2)"),
+        percent(first["probability"].as_f64().unwrap())
+    );
+    session.type_into("#endgame-history", "15,14\u{E007}");
+    let bad = get(
+        &api,
+        &format!(
+            "{}/v1/dice/endgame?dice=2,1&sides=5&wild=false&hand=3,5&history=15,14",
+            server.url
+        ),
+    );
+    assert_eq!(bad.status, 400);
+    let error = session.wait_for_text("endgame-error", |t| !t.is_empty());
+    assert_eq!(
+        error,
+        format!(
+            "{} (parameter: history)",
+            bad.json()["error"].as_str().unwrap()
+        )
+    );
+
+    // Cluedo: the example log, then one suggestion more built by the form.
+    wait_for_value(&session, "cluedo-log", "suggestions");
+    set_value(&session, "cluedo-top", "4");
+    session.click("#cluedo-advise");
+    let log = std::fs::read(super::harness::examples().join("cluedo-game.json")).unwrap();
+    let advice = super::harness::post(
+        &api,
+        &format!("{}/v1/cluedo/advice?top=4", server.url),
+        &log,
+    )
+    .json();
+    let best = &advice["suggestions"][0];
+    let triple = format!(
+        "{}, {}, {}",
+        best["suspect"].as_str().unwrap(),
+        best["weapon"].as_str().unwrap(),
+        best["room"].as_str().unwrap()
+    );
+    let shown = session.wait_for_text("cluedo-out", |t| t.contains("accusation:"));
+    assert!(shown.contains(&triple), "{shown}");
+    assert_eq!(rows(&session, "#cluedo-ranking"), 5);
+    let accusation = &advice["accusation"];
+    assert!(
+        shown.contains(&format!(
+            "wins with probability {:.4}",
+            accusation["probability"].as_f64().unwrap()
+        )),
+        "{shown}"
+    );
+    // Me (seat 0) suggesting Mrs White, Dagger, Hall; Ann (seat 1) shows
+    // the Dagger.
+    session.click("#cluedo-suspect option[value='Mrs White']");
+    session.click("#cluedo-weapon option[value='Dagger']");
+    session.click("#cluedo-suggested-room option[value='Hall']");
+    set_value(&session, "cluedo-shown-by", "1");
+    set_value(&session, "cluedo-card", "Dagger");
+    session.click("#cluedo-add");
+    let mut longer: Value = serde_json::from_slice(&log).unwrap();
+    longer["suggestions"].as_array_mut().unwrap().push(json!({
+        "by": 0, "cards": ["Mrs White", "Dagger", "Hall"], "shown_by": 1, "card": "Dagger"
+    }));
+    let after = super::harness::post(
+        &api,
+        &format!("{}/v1/cluedo/advice?top=4", server.url),
+        longer.to_string().as_bytes(),
+    )
+    .json();
+    let entropy = format!(
+        "envelope entropy {:.3} bits",
+        after["envelope_entropy_bits"].as_f64().unwrap()
+    );
+    assert_ne!(
+        after["envelope_entropy_bits"],
+        advice["envelope_entropy_bits"]
+    );
+    let shown = session.wait_for_text("cluedo-out", |t| t.contains(&entropy));
+    assert!(shown.contains("324 suggestions ranked"), "{shown}");
+    // A log that breaks the rules: the server's 422, as it says it.
+    set_value(
+        &session,
+        "cluedo-log",
+        r#"{"players": 4, "me": 0, "hand": ["Rope"], "suggestions": []}"#,
+    );
+    session.click("#cluedo-advise");
+    let error = session.wait_for_text("cluedo-error", |t| !t.is_empty());
+    assert!(
+        error.starts_with("invalid log: hand is out of range"),
+        "{error}"
+    );
+
+    // Werewolf: the 7-player role example, then a log naming seat 9.
+    wait_for_value(&session, "werewolf-log", "events");
+    session.click("#werewolf-read");
+    let log = std::fs::read(super::harness::examples().join("werewolf-roles-7.json")).unwrap();
+    let roles =
+        super::harness::post(&api, &format!("{}/v1/werewolf/roles", server.url), &log).json();
+    session.wait_for_text("werewolf-out", |t| t.contains("role assignments"));
+    let players = roles["roles"]["players"].as_array().unwrap();
+    assert_eq!(
+        rows(&session, "#werewolf-roles-table"),
+        players.len() as u64 + 1
+    );
+    let columns = roles["roles"]["counts"].as_array().unwrap().len() as u64 + 2;
+    let header = session.script(
+        "return document.querySelectorAll('#werewolf-roles-table tr:first-child th').length",
+    );
+    assert_eq!(header, json!(columns));
+    // Player 1 is the seer, for certain.
+    assert_eq!(
+        text_of(&session, "#werewolf-roles-table tr:nth-child(2)"),
+        format!(
+            "1yes{}",
+            roles["roles"]["counts"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|c| {
+                    let role = c[0].as_str().unwrap();
+                    format!("{:.4}", players[0][role].as_f64().unwrap())
+                })
+                .collect::<String>()
+        )
+    );
+    let ranking = roles["ranking"].as_array().unwrap();
+    assert_eq!(
+        rows(&session, "#werewolf-ranking"),
+        ranking.len() as u64 + 1
+    );
+    assert_eq!(
+        text_of(
+            &session,
+            "#werewolf-ranking tr:nth-child(2) td:nth-child(2)"
+        ),
+        ranking[0].to_string()
+    );
+    set_value(
+        &session,
+        "werewolf-log",
+        r#"{"players": 7, "wolves": 2, "events": [{"kind": "vote", "voter": 9, "target": 2}]}"#,
+    );
+    session.click("#werewolf-read");
+    let error = session.wait_for_text("werewolf-error", |t| !t.is_empty());
+    assert!(error.contains("player is out of range: 9"), "{error}");
+
+    session.script("window.scrollTo(0, document.getElementById('endgame').offsetTop)");
+    let shot = session.screenshot();
+    let target = std::path::Path::new(env!("CARGO_TARGET_TMPDIR")).join("panels.png");
+    std::fs::write(&target, shot).unwrap();
+    // The refused queries are the only console entries (the browser logs
+    // failed fetches).
+    let unexpected: Vec<Value> = session
+        .console_errors()
+        .into_iter()
+        .filter(|e| {
+            let message = e["message"].as_str().unwrap_or("");
+            ![
+                "/v1/dice/endgame?",
+                "/v1/cluedo/advice?",
+                "/v1/werewolf/roles",
+            ]
+            .iter()
+            .any(|path| message.contains(path))
         })
         .collect();
     assert!(unexpected.is_empty(), "console errors: {unexpected:?}");

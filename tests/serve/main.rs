@@ -17,6 +17,10 @@
 //!   client goes away, and table queries while the engines are saturated.
 //! - [`openapi`]: the OpenAPI document lists exactly the router's routes;
 //!   [`fuzz`]: schemathesis fuzzes the running server against it.
+//! - [`game`]: two whole Murder Plan games played in the page with the
+//!   server down, every turn replayed against the lookup crate.
+//! - [`web`]: the page's scripts, the WebAssembly module and the set's
+//!   browser bundle as static files.
 
 #[path = "../common/mod.rs"]
 mod common;
@@ -25,7 +29,9 @@ mod api;
 mod browser;
 mod engines;
 mod fuzz;
+mod game;
 mod harness;
 mod limits;
 mod openapi;
 mod reload;
+mod web;

@@ -16,6 +16,8 @@
 //!   (within [`VALUE_TOLERANCE`]) and the stored `gap` column must match.
 //! - Brain choices and win rates: recomputed from the stored values and
 //!   compared exactly (the build computes them with the same arithmetic).
+//! - The browser bundle: decoded and compared with the tables, answer by
+//!   answer, to the bit (`bundle.rs`).
 
 use gametab_games::murder_plan::model::{BrainTarget, LimitedCards, State, STATE_COUNT};
 use gametab_games::murder_plan::Offset;
@@ -23,8 +25,10 @@ use gametab_lookup::io::TableData;
 use gametab_lookup::murder_plan::schema::{self, AVERAGE_START_INDEX, MAX_DAYS};
 use gametab_lookup::murder_plan::MurderPlanTables;
 
+mod bundle;
 mod certificates;
 
+use bundle::check_bundle;
 use certificates::{check_certificates, check_strategy, CertificateFiles};
 
 use super::files::LoadedFiles;
@@ -51,6 +55,8 @@ pub struct MurderPlanChecks {
     pub games_certified: usize,
     /// Largest certificate gap found.
     pub max_gap: f64,
+    /// The tables as the lookup crate loads them, when it accepts them.
+    pub loaded: Option<MurderPlanTables>,
 }
 
 /// The decoded state-key columns of a state-keyed table.
@@ -309,30 +315,41 @@ fn check_win_rates(data: &TableData, values: &[Vec<f64>], check: &mut TableCheck
 
 /// Load the five tables with the lookup crate's loader (ranges, key order,
 /// supports summing to 1) and report its refusal against the file it names.
-fn check_loader(tables: &[Option<&TableData>; 5], files: &mut [TableCheck]) {
+fn check_loader(
+    tables: &[Option<&TableData>; 5],
+    files: &mut [TableCheck],
+) -> Option<MurderPlanTables> {
     let [Some(a), Some(b), Some(c), Some(d), Some(e)] = *tables else {
-        return;
+        return None;
     };
     let owned = [a, b, c, d, e].map(Clone::clone);
-    if let Err(error) = MurderPlanTables::from_tables(owned) {
-        let blamed = match &error {
-            gametab_lookup::Error::BadRow { table, .. } => {
-                schema::ALL.iter().position(|s| s.name == table)
-            }
-            _ => None,
-        };
-        files[blamed.unwrap_or(0)].file_mismatch(
-            "file",
-            "a table the lookup loader accepts",
-            error,
-        );
+    match MurderPlanTables::from_tables(owned) {
+        Ok(loaded) => Some(loaded),
+        Err(error) => {
+            let blamed = match &error {
+                gametab_lookup::Error::BadRow { table, .. } => {
+                    schema::ALL.iter().position(|s| s.name == table)
+                }
+                _ => None,
+            };
+            files[blamed.unwrap_or(0)].file_mismatch(
+                "file",
+                "a table the lookup loader accepts",
+                error,
+            );
+            None
+        }
     }
 }
 
 /// The Murder Plan check of `gametab verify` as the registry runs it: the
-/// five tables of `loaded`, one [`TableCheck`] per file.
+/// five tables of `loaded` and the browser bundle, one [`TableCheck`] per
+/// file.
 pub fn check_files(loaded: &LoadedFiles, _sampling: &Sampling) -> Vec<TableCheck> {
-    check(schema::ALL.map(|s| loaded.table(&s))).files
+    let checks = check(schema::ALL.map(|s| loaded.table(&s)));
+    let mut files = checks.files;
+    files.push(check_bundle(loaded, checks.loaded.as_ref()));
+    files
 }
 
 /// Check the five Murder Plan tables (in [`schema::ALL`] order; `None` for
@@ -345,7 +362,7 @@ pub fn check(tables: [Option<&TableData>; 5]) -> MurderPlanChecks {
     for (check, data) in files.iter_mut().zip(&tables) {
         check.rows_total = data.map_or(0, TableData::rows);
     }
-    check_loader(&tables, &mut files);
+    let loaded = check_loader(&tables, &mut files);
     let turns = TurnTables::new();
     let [values_data, sigma_data, tau_data, brain_data, rates_data] = tables;
     let [values_check, sigma_check, tau_check, brain_check, rates_check] = &mut files[..] else {
@@ -360,6 +377,7 @@ pub fn check(tables: [Option<&TableData>; 5]) -> MurderPlanChecks {
             files,
             games_certified: 0,
             max_gap: 0.0,
+            loaded,
         };
     };
     let sigma = sigma_data.and_then(|d| check_strategy(d, &turns, true, sigma_check));
@@ -403,5 +421,6 @@ pub fn check(tables: [Option<&TableData>; 5]) -> MurderPlanChecks {
         files,
         games_certified: games,
         max_gap,
+        loaded,
     }
 }

@@ -1,0 +1,119 @@
+// The Chromium benchmark: Debian's chromium (headless, driven by
+// playwright-core, which downloads no browser) loads a page from a
+// loopback server (node:http, every answer no-store so each load goes to
+// the network), which imports the module and loads the bundle as the
+// explorer page does; the time from the page script's start to the
+// tables being ready is measured on 9 fresh loads, then the lookups.
+// Prints one JSON object.
+//
+//   node web/bench/chromium.mjs [TABLES_DIR]  (scripts/bench-web runs it)
+
+import { createServer } from "node:http";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const tables = process.argv[2] ?? "tables";
+const dist = new URL("../dist/", import.meta.url).pathname;
+const here = new URL(".", import.meta.url).pathname;
+const PAGE = `<!doctype html><meta charset="utf-8"><title>bench</title>
+<script type="module">
+  const started = performance.now();
+  const { loadMurderPlan } = await import("./web/index.js");
+  const plan = await loadMurderPlan("./web/murder_plan_browser.bin.gz");
+  const ready = performance.now() - started;
+  // Where the time went: each file's fetch, from the page's start.
+  const files = performance.getEntriesByType("resource").map((r) => ({
+    file: r.name.replace(location.origin, ""),
+    start_ms: r.startTime,
+    end_ms: r.responseEnd,
+  }));
+  window.bench = { ready, plan, files, navigation_ms: started };
+</script>`;
+const PHASES = `<!doctype html><meta charset="utf-8"><title>phases</title>
+<script type="module">
+  const t0 = performance.now();
+  const api = await import("./web/index.js");
+  const t1 = performance.now();
+  const rules = await api.loadRules();
+  const t2 = performance.now();
+  const response = await fetch("./web/murder_plan_browser.bin.gz");
+  const content = new Uint8Array(await new Response(response.body.pipeThrough(new DecompressionStream("gzip"))).arrayBuffer());
+  const t3 = performance.now();
+  new api.MurderPlan(content, rules, true);
+  const t4 = performance.now();
+  window.phases = { import: t1 - t0, module: t2 - t1, bundle_fetch_and_gunzip: t3 - t2, decode: t4 - t3, total: t4 - t0 };
+</script>`;
+const files = {
+  "/": ["text/html", () => PAGE],
+  "/phases": ["text/html", () => PHASES],
+  "/web/index.js": ["text/javascript", () => readFileSync(join(dist, "index.js"))],
+  "/web/gametab_web.js": ["text/javascript", () => readFileSync(join(dist, "gametab_web.js"))],
+  "/web/gametab_web_bg.wasm": ["application/wasm", () => readFileSync(join(dist, "gametab_web_bg.wasm"))],
+  "/web/murder_plan_browser.bin.gz": ["application/gzip", () => readFileSync(join(tables, "murder_plan_browser.bin.gz"))],
+  "/measure.js": ["text/javascript", () => readFileSync(join(here, "measure.js"))],
+};
+const server = createServer((request, response) => {
+  const file = files[request.url];
+  if (!file) {
+    response.writeHead(404).end();
+    return;
+  }
+  response.writeHead(200, { "content-type": file[0], "cache-control": "no-store" });
+  response.end(file[1]());
+});
+await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+const url = `http://127.0.0.1:${server.address().port}/`;
+const profile = mkdtempSync(join(tmpdir(), "gametab-bench-"));
+const context = await chromium.launchPersistentContext(profile, {
+  executablePath: "/usr/bin/chromium",
+  headless: true,
+  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+});
+try {
+  const loads = [];
+  let files;
+  let page;
+  for (let i = 0; i < 9; i++) {
+    await page?.close();
+    page = await context.newPage();
+    await page.goto(url);
+    await page.waitForFunction(() => window.bench !== undefined, null, { timeout: 30000 });
+    loads.push(await page.evaluate(() => window.bench.ready));
+    files = await page.evaluate(() => ({ script_start_ms: window.bench.navigation_ms, files: window.bench.files }));
+  }
+  const result = await page.evaluate(async () => {
+    const { measureDecode, measureLookups } = await import("./measure.js");
+    const { MurderPlan } = await import("./web/index.js");
+    const bytes = new Uint8Array(await (await fetch("./web/murder_plan_browser.bin.gz")).arrayBuffer());
+    const rules = window.bench.plan.rules;
+    return {
+      decode_ms: measureDecode((b) => new MurderPlan(b, rules), bytes, 15),
+      ...measureLookups(window.bench.plan),
+    };
+  });
+  // The phases one after the other, on a fresh page: the wrapper's
+  // import, the module (fetch, compile, instantiate, the wrapper's
+  // tables of actions), the bundle's fetch through the browser's gzip,
+  // the decoding of its content (the first run of that code).
+  await page.close();
+  page = await context.newPage();
+  await page.goto(url + "phases");
+  await page.waitForFunction(() => window.phases !== undefined, null, { timeout: 30000 });
+  const phases = await page.evaluate(() => window.phases);
+  const sorted = [...loads].sort((a, b) => a - b);
+  console.log(JSON.stringify({
+    runtime: `chromium ${context.browser()?.version() ?? (await page.evaluate(() => navigator.userAgent))}`,
+    ready_ms_median: sorted[Math.floor(sorted.length / 2)],
+    ready_ms_all: loads,
+    phases_ms: phases,
+    last_load: files,
+    ...result,
+  }, null, 1));
+} finally {
+  await context.close();
+  server.close();
+  rmSync(profile, { recursive: true, force: true });
+}

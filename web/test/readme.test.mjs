@@ -1,0 +1,77 @@
+// The README's ten-line page, as a reader would use it: served with the
+// module and the set's bundle by a loopback node:http server and loaded in
+// Debian's chromium (driven by playwright-core, which downloads no
+// browser). It must run without an error and show the value the lookup
+// crate gives for its start. Run by tests/web.rs (node --test), which
+// names the set (GAMETAB_TABLES) and the Rust side's answers
+// (GAMETAB_EXPECTED).
+
+import { test } from "node:test";
+import assert from "node:assert/strict";
+import { createServer } from "node:http";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { chromium } from "playwright-core";
+
+const dist = process.env.GAMETAB_WEB_DIST ?? new URL("../dist/", import.meta.url).pathname;
+const tablesDir = process.env.GAMETAB_TABLES;
+const expectedFile = process.env.GAMETAB_EXPECTED;
+if (!tablesDir || !expectedFile) {
+  throw new Error("run by `cargo test --test web`: GAMETAB_TABLES and GAMETAB_EXPECTED name the set and the Rust side's answers");
+}
+const expected = JSON.parse(readFileSync(expectedFile, "utf8"));
+const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+const section = readme.slice(readme.indexOf("## In the browser"));
+const page = /```html\n([\s\S]*?)```/.exec(section)?.[1];
+
+test("the README's page is there and has at most ten lines", () => {
+  assert.ok(page, "no html block in the README's browser section");
+  assert.ok(page.trimEnd().split("\n").length <= 10, page);
+});
+
+test("the README's page runs in chromium and shows the lookup crate's value", async () => {
+  const files = {
+    "/": ["text/html", () => page],
+    "/web/index.js": ["text/javascript", () => readFileSync(join(dist, "index.js"))],
+    "/web/gametab_web.js": ["text/javascript", () => readFileSync(join(dist, "gametab_web.js"))],
+    "/web/gametab_web_bg.wasm": ["application/wasm", () => readFileSync(join(dist, "gametab_web_bg.wasm"))],
+    "/web/murder_plan_browser.bin.gz": ["application/gzip", () => readFileSync(join(tablesDir, "murder_plan_browser.bin.gz"))],
+  };
+  const server = createServer((request, response) => {
+    // The page names no icon; the browser asks anyway.
+    if (request.url === "/favicon.ico") return void response.writeHead(204).end();
+    const file = files[request.url];
+    if (!file) return void response.writeHead(404).end();
+    response.writeHead(200, { "content-type": file[0] }).end(file[1]());
+  });
+  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const profile = mkdtempSync(join(tmpdir(), "gametab-readme-"));
+  const context = await chromium.launchPersistentContext(profile, {
+    executablePath: "/usr/bin/chromium",
+    headless: true,
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
+      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
+  });
+  try {
+    const tab = await context.newPage();
+    const problems = [];
+    tab.on("pageerror", (e) => problems.push(e.message));
+    tab.on("console", (m) => m.type() === "error" && problems.push(m.text()));
+    await tab.goto(`http://127.0.0.1:${server.address().port}/`);
+    await tab.waitForFunction(() => document.getElementById("out").textContent !== "", null, { timeout: 30000 });
+    const shown = JSON.parse(await tab.textContent("#out"));
+    const start = expected.rules.starts[6];
+    assert.strictEqual(shown.value, expected.keys.values[8 * 3840 + start]);
+    // The mastermind's draw is one of its legal actions at the start, and
+    // the turn's result is a state.
+    const legal = expected.rules.legal.mastermind[15].map((c) => expected.actions.mastermind[c].join(" / "));
+    assert.ok(legal.includes([shown.mine.keyPerson, shown.mine.brain, shown.mine.killer].join(" / ")));
+    assert.equal(shown.turn.afterCards.brain.length, 2);
+    assert.deepEqual(problems, []);
+  } finally {
+    await context.close();
+    server.close();
+    rmSync(profile, { recursive: true, force: true });
+  }
+});
