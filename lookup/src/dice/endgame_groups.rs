@@ -1,0 +1,402 @@
+//! The strategy table of the endgame, read one row group at a time.
+//!
+//! The build writes the strategy rows sorted by (game, player, history,
+//! hand, action) and cuts its row groups so that each holds one (game,
+//! player) and a run of whole histories (`tables/README.md`). The footer's
+//! chunk statistics then name every group's game, player and history range,
+//! so a query finds the group of a history from the footer alone and
+//! decodes only that group's few thousand rows: a process answering one
+//! question decodes a handful of groups instead of the millions of rows of
+//! the six-sided games. A file whose groups carry no statistics is read by
+//! decoding each group's key columns instead (slower, same answers).
+//!
+//! Every group decoded is checked before its rows are used: its key columns
+//! match the footer's claim, rows rise strictly in key order, every action
+//! is legal where it stands and the player is the one to move, and every
+//! probability lies in (0, 1].
+
+use bytes::Bytes;
+use parquet::file::reader::{FileReader, SerializedFileReader};
+use parquet::file::statistics::Statistics;
+
+use gametab_games::dice::endgame::{Action, Endgame, History, Player};
+
+use super::schema::ENDGAME_STRATEGY;
+use crate::error::{Error, Result};
+use crate::io::{corrupt, open_checked, read_column, Column};
+use crate::schema::TableSchema;
+
+/// What the footer says of one row group.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct GroupKey {
+    /// The game of every row.
+    pub game: Endgame,
+    /// The player of every row.
+    pub player: Player,
+    /// The lowest and highest history (bit set) of its rows.
+    pub histories: (u32, u32),
+    /// The group's index in the file.
+    pub index: usize,
+    /// The file's row number of its first row.
+    pub first_row: usize,
+}
+
+/// One decoded row group: the rows of a run of histories of one (game,
+/// player), in key order.
+#[derive(Debug, Clone, Default)]
+pub(crate) struct Group {
+    /// History bits of each row.
+    pub history: Vec<u32>,
+    /// Hand index of each row (in [`Endgame::hands`] order).
+    pub hand: Vec<u8>,
+    /// Action of each row.
+    pub action: Vec<Action>,
+    /// Probability of each row.
+    pub probability: Vec<f64>,
+}
+
+impl Group {
+    /// The rows of `history`: a range of row indices.
+    pub fn rows_of(&self, history: History) -> std::ops::Range<usize> {
+        let start = self.history.partition_point(|&h| h < history.0);
+        let end = self.history.partition_point(|&h| h <= history.0);
+        start..end
+    }
+}
+
+/// The strategy file, its footer read and its groups indexed by key.
+pub(crate) struct StrategyFile {
+    reader: SerializedFileReader<Bytes>,
+    groups: Vec<GroupKey>,
+}
+
+impl std::fmt::Debug for StrategyFile {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("StrategyFile")
+            .field("groups", &self.groups.len())
+            .finish()
+    }
+}
+
+const SCHEMA: TableSchema = ENDGAME_STRATEGY;
+
+fn bad(row: usize, detail: impl std::fmt::Display) -> Error {
+    Error::BadRow {
+        table: SCHEMA.name.to_owned(),
+        row,
+        detail: detail.to_string(),
+    }
+}
+
+/// Run `f` with the Parquet decoder fenced: a panic on a malicious file
+/// becomes [`Error::CorruptTable`], as in [`crate::io::read_parquet`].
+fn fenced<T>(f: impl FnOnce() -> Result<T>) -> Result<T> {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(f)).unwrap_or_else(|panic| {
+        let detail = panic
+            .downcast_ref::<String>()
+            .cloned()
+            .or_else(|| panic.downcast_ref::<&str>().map(|s| s.to_string()))
+            .unwrap_or_else(|| "decoder panicked".to_string());
+        Err(corrupt(&SCHEMA, detail))
+    })
+}
+
+/// The column index of `name` in the strategy schema.
+fn column(name: &str) -> usize {
+    SCHEMA
+        .column_index(name)
+        .expect("a column of the strategy schema")
+}
+
+/// The single value of an `Int32` chunk whose statistics say min = max.
+fn int_stat(stats: Option<&Statistics>) -> Option<(i32, i32)> {
+    match stats? {
+        Statistics::Int32(s) => Some((*s.min_opt()?, *s.max_opt()?)),
+        _ => None,
+    }
+}
+
+fn text_stat(stats: Option<&Statistics>) -> Option<(String, String)> {
+    match stats? {
+        Statistics::ByteArray(s) => Some((
+            String::from_utf8(s.min_opt()?.data().to_vec()).ok()?,
+            String::from_utf8(s.max_opt()?.data().to_vec()).ok()?,
+        )),
+        _ => None,
+    }
+}
+
+/// The game of a row's key columns.
+fn game_of(row: usize, key: [i32; 3], rules: &str) -> Result<Endgame> {
+    let wild = match rules {
+        "normal" => false,
+        "wild" => true,
+        other => return Err(bad(row, format!("rules '{other}'"))),
+    };
+    let [a, b, sides] = key.map(|v| u8::try_from(v).unwrap_or(u8::MAX));
+    Endgame::new(a, b, sides, wild).map_err(|e| bad(row, e))
+}
+
+impl StrategyFile {
+    /// Open the file and index its groups from the footer.
+    ///
+    /// # Errors
+    /// As [`crate::io::read_parquet`] for the file's metadata;
+    /// [`Error::BadRow`] for a group that holds more than one game and
+    /// player, or groups out of key order.
+    pub fn open(bytes: Bytes) -> Result<StrategyFile> {
+        fenced(|| {
+            let (reader, _) = open_checked(bytes, &SCHEMA)?;
+            let mut groups = Vec::with_capacity(reader.num_row_groups());
+            let mut first_row = 0usize;
+            for index in 0..reader.num_row_groups() {
+                let meta = reader.metadata().row_group(index);
+                let rows = usize::try_from(meta.num_rows())
+                    .map_err(|_| corrupt(&SCHEMA, "negative row count"))?;
+                if rows == 0 {
+                    continue;
+                }
+                let stat = |name: &str| int_stat(meta.column(column(name)).statistics());
+                let keyed = (
+                    stat("dice_one"),
+                    stat("dice_two"),
+                    stat("sides"),
+                    text_stat(meta.column(column("rules")).statistics()),
+                    stat("player"),
+                    stat("history"),
+                );
+                let key = match keyed {
+                    (Some(a), Some(b), Some(s), Some(r), Some(p), Some(h)) => {
+                        if a.0 != a.1 || b.0 != b.1 || s.0 != s.1 || r.0 != r.1 || p.0 != p.1 {
+                            return Err(bad(
+                                first_row,
+                                format!("row group {index} holds more than one game and player"),
+                            ));
+                        }
+                        let game = game_of(first_row, [a.0, b.0, s.0], &r.0)?;
+                        let player = Player::from_number(p.0.max(0) as u32)
+                            .map_err(|e| bad(first_row, e))?;
+                        (game, player, (h.0 as u32, h.1 as u32))
+                    }
+                    _ => Self::key_by_decoding(&reader, index, first_row)?,
+                };
+                groups.push(GroupKey {
+                    game: key.0,
+                    player: key.1,
+                    histories: key.2,
+                    index,
+                    first_row,
+                });
+                first_row += rows;
+            }
+            for pair in groups.windows(2) {
+                let order = |g: &GroupKey| (g.game, g.player, g.histories.0);
+                if order(&pair[0]) >= order(&pair[1]) || pair[0].histories.1 >= pair[1].histories.0
+                    && (pair[0].game, pair[0].player) == (pair[1].game, pair[1].player)
+                {
+                    return Err(bad(pair[1].first_row, "row groups out of key order"));
+                }
+            }
+            Ok(StrategyFile { reader, groups })
+        })
+    }
+
+    /// The key of group `index` from its decoded key columns (a file
+    /// written without chunk statistics).
+    fn key_by_decoding(
+        reader: &SerializedFileReader<Bytes>,
+        index: usize,
+        first_row: usize,
+    ) -> Result<(Endgame, Player, (u32, u32))> {
+        let columns = decode(
+            reader,
+            index,
+            &["dice_one", "dice_two", "sides", "rules", "player", "history"],
+        )?;
+        let ints = |k: usize| match &columns[k] {
+            Column::Int32(v) => v.clone(),
+            _ => Vec::new(),
+        };
+        let (a, b, s, p, h) = (ints(0), ints(1), ints(2), ints(4), ints(5));
+        let Column::Utf8(rules) = &columns[3] else {
+            return Err(corrupt(&SCHEMA, "rules is not a string column"));
+        };
+        let same = |v: &[i32]| v.iter().all(|&x| Some(&x) == v.first());
+        if !(same(&a) && same(&b) && same(&s) && same(&p))
+            || (0..rules.len()).any(|r| rules[r] != rules[0])
+            || h.is_empty()
+        {
+            return Err(bad(
+                first_row,
+                format!("row group {index} holds more than one game and player"),
+            ));
+        }
+        let game = game_of(first_row, [a[0], b[0], s[0]], &rules[0])?;
+        let player = Player::from_number(p[0].max(0) as u32).map_err(|e| bad(first_row, e))?;
+        let (lo, hi) = (h.iter().min(), h.iter().max());
+        Ok((
+            game,
+            player,
+            (
+                lo.copied().unwrap_or(0) as u32,
+                hi.copied().unwrap_or(0) as u32,
+            ),
+        ))
+    }
+
+    /// The groups of `game` and `player`, in history order.
+    pub fn groups_of(&self, game: Endgame, player: Player) -> impl Iterator<Item = &GroupKey> {
+        self.groups
+            .iter()
+            .filter(move |g| g.game == game && g.player == player)
+    }
+
+    /// The group of `game` and `player` whose history range holds
+    /// `history`, if any.
+    pub fn group_of(&self, game: Endgame, player: Player, history: History) -> Option<&GroupKey> {
+        self.groups_of(game, player)
+            .find(|g| g.histories.0 <= history.0 && history.0 <= g.histories.1)
+    }
+
+    /// The games that have groups.
+    pub fn games(&self) -> impl Iterator<Item = Endgame> + '_ {
+        self.groups.iter().map(|g| g.game)
+    }
+
+    /// Decode and check the group `key`.
+    ///
+    /// # Errors
+    /// [`Error::CorruptTable`] for bytes the decoder refuses;
+    /// [`Error::BadRow`] (numbered by the row in the file) for a row of
+    /// another game or player than the footer claims, rows out of key order
+    /// or repeated, a hand, action or history that does not belong to the
+    /// game, and a probability outside (0, 1].
+    pub fn read(&self, key: &GroupKey) -> Result<Group> {
+        fenced(|| {
+            let names = [
+                "dice_one",
+                "dice_two",
+                "sides",
+                "rules",
+                "player",
+                "history",
+                "hand",
+                "action",
+                "probability",
+            ];
+            let columns = decode(&self.reader, key.index, &names)?;
+            let int = |k: usize| -> Result<&[i32]> {
+                match &columns[k] {
+                    Column::Int32(v) => Ok(v),
+                    _ => Err(corrupt(&SCHEMA, format!("{} is not int32", names[k]))),
+                }
+            };
+            let (a, b, s, p, h, hand, action) =
+                (int(0)?, int(1)?, int(2)?, int(4)?, int(5)?, int(6)?, int(7)?);
+            let Column::Utf8(rules) = &columns[3] else {
+                return Err(corrupt(&SCHEMA, "rules is not a string column"));
+            };
+            let Column::Float64(probability) = &columns[8] else {
+                return Err(corrupt(&SCHEMA, "probability is not a double column"));
+            };
+            let game = key.game;
+            let hands = game.hands(key.player);
+            let codes: Vec<i32> = hands.iter().map(|h| h.code()).collect();
+            let expected = [
+                i32::from(game.dice(Player::One)),
+                i32::from(game.dice(Player::Two)),
+                i32::from(game.sides()),
+            ];
+            let mut group = Group {
+                history: Vec::with_capacity(h.len()),
+                hand: Vec::with_capacity(h.len()),
+                action: Vec::with_capacity(h.len()),
+                probability: Vec::with_capacity(h.len()),
+            };
+            let mut previous: Option<(u32, usize, i32)> = None;
+            for r in 0..h.len() {
+                let row = key.first_row + r;
+                if [a[r], b[r], s[r]] != expected
+                    || &rules[r] != game.rules_name()
+                    || p[r] != i32::from(key.player.number())
+                {
+                    return Err(bad(row, "game or player differs from the row group's"));
+                }
+                let bits = u32::try_from(h[r])
+                    .ok()
+                    .filter(|&bits| (bits as usize) < game.history_count())
+                    .ok_or_else(|| bad(row, format!("history {} is no history of {game}", h[r])))?;
+                let history = History(bits);
+                if game.to_move(history) != key.player {
+                    return Err(bad(
+                        row,
+                        format!(
+                            "player {} does not move after '{}'",
+                            key.player.number(),
+                            game.history_text(history)
+                        ),
+                    ));
+                }
+                if bits < key.histories.0 || bits > key.histories.1 {
+                    return Err(bad(row, "history outside the row group's range"));
+                }
+                let i = codes
+                    .binary_search(&hand[r])
+                    .map_err(|_| bad(row, format!("hand {} is no hand of player {}", hand[r], key.player.number())))?;
+                let act = game.action_of_code(action[r]).map_err(|e| bad(row, e))?;
+                if !game.actions(history).any(|legal| legal == act) {
+                    return Err(bad(
+                        row,
+                        format!(
+                            "action {} is not legal after '{}'",
+                            action[r],
+                            game.history_text(history)
+                        ),
+                    ));
+                }
+                let this = (bits, i, action[r]);
+                if previous.is_some_and(|prev| prev >= this) {
+                    return Err(bad(row, "rows out of key order or repeated"));
+                }
+                previous = Some(this);
+                let prob = probability[r];
+                if !(prob > 0.0 && prob <= 1.0) {
+                    return Err(bad(row, format!("probability {prob}")));
+                }
+                group.history.push(bits);
+                group.hand.push(i as u8);
+                group.action.push(act);
+                group.probability.push(prob);
+            }
+            Ok(group)
+        })
+    }
+}
+
+/// Decode the columns `names` of row group `index`.
+fn decode(
+    reader: &SerializedFileReader<Bytes>,
+    index: usize,
+    names: &[&str],
+) -> Result<Vec<Column>> {
+    let group = reader.get_row_group(index).map_err(|e| corrupt(&SCHEMA, e))?;
+    let rows = usize::try_from(group.metadata().num_rows())
+        .map_err(|_| corrupt(&SCHEMA, "negative row count"))?;
+    let mut out = Vec::with_capacity(names.len());
+    for name in names {
+        let k = column(name);
+        let mut values = Column::empty(SCHEMA.columns[k].ty);
+        let reader = group
+            .get_column_reader(k)
+            .map_err(|e| corrupt(&SCHEMA, e))?;
+        read_column(reader, &mut values, rows).map_err(|e| corrupt(&SCHEMA, e))?;
+        if values.len() != rows {
+            return Err(corrupt(
+                &SCHEMA,
+                format!("column {name} of row group {index} holds {} of {rows} rows", values.len()),
+            ));
+        }
+        out.push(values);
+    }
+    Ok(out)
+}
