@@ -33,7 +33,13 @@ fn parse_game(text: &str) -> Option<Endgame> {
     let [a, b, s, rules] = parts[..] else {
         return None;
     };
-    Endgame::new(a.parse().ok()?, b.parse().ok()?, s.parse().ok()?, rules == "wild").ok()
+    Endgame::new(
+        a.parse().ok()?,
+        b.parse().ok()?,
+        s.parse().ok()?,
+        rules == "wild",
+    )
+    .ok()
 }
 
 fn game_text(game: Endgame) -> String {

@@ -195,8 +195,7 @@ where
     // A table with no rows still gets one (empty) row group so that its schema
     // and metadata are complete.
     let ends = starts.iter().skip(1).copied().chain(std::iter::once(rows));
-    let groups: Vec<std::ops::Range<usize>> =
-        starts.iter().zip(ends).map(|(&s, e)| s..e).collect();
+    let groups: Vec<std::ops::Range<usize>> = starts.iter().zip(ends).map(|(&s, e)| s..e).collect();
     if starts.first() != Some(&0)
         || groups
             .iter()

@@ -178,7 +178,11 @@ const MAX_RESERVED_ROWS: usize = 1 << 22;
 const SEEN_STRINGS: usize = 32;
 
 /// Read exactly `rows` values of one column chunk, appending to `out`.
-pub(crate) fn read_column(reader: ColumnReader, out: &mut Column, rows: usize) -> parquet::errors::Result<()> {
+pub(crate) fn read_column(
+    reader: ColumnReader,
+    out: &mut Column,
+    rows: usize,
+) -> parquet::errors::Result<()> {
     fn drain<T>(
         mut read: impl FnMut(usize, &mut Vec<T>) -> parquet::errors::Result<(usize, usize, usize)>,
         out: &mut Vec<T>,

@@ -86,8 +86,14 @@ pub struct EndgamePoint {
 }
 
 impl StoredEndgame {
-    /// The decoded group of `player`'s rows that holds `history`.
-    fn group(&self, player: Player, history: History) -> Result<(Group, GroupKey)> {
+    /// The decoded group of `player`'s rows that holds `history`, from
+    /// `cache` if an earlier question of the same answer decoded it.
+    fn group<'c>(
+        &self,
+        player: Player,
+        history: History,
+        cache: &'c mut Vec<(GroupKey, Group)>,
+    ) -> Result<&'c (GroupKey, Group)> {
         let key = self
             .file
             .group_of(self.game, player, history)
@@ -102,14 +108,26 @@ impl StoredEndgame {
                     self.game.history_text(history)
                 ),
             })?;
-        Ok((self.file.read(&key)?, key))
+        let at = match cache.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                cache.push((key, self.file.read(&key, false)?));
+                cache.len() - 1
+            }
+        };
+        Ok(&cache[at])
     }
 
     /// `player`'s probabilities at `history` for every hand, `[hand]` of
     /// `(action, probability)` in action order, checked to be a
     /// distribution for every hand.
-    fn information_sets(&self, player: Player, history: History) -> Result<Vec<Vec<(Action, f64)>>> {
-        let (group, key) = self.group(player, history)?;
+    fn information_sets(
+        &self,
+        player: Player,
+        history: History,
+        cache: &mut Vec<(GroupKey, Group)>,
+    ) -> Result<Vec<Vec<(Action, f64)>>> {
+        let (key, group) = self.group(player, history, cache)?;
         let hands = self.game.hands(player).len();
         let mut sets = vec![Vec::new(); hands];
         for r in group.rows_of(history) {
@@ -146,6 +164,7 @@ impl StoredEndgame {
         let game = self.game;
         let history = game.history_of(history)?;
         let mover = game.to_move(history);
+        let mut cache = Vec::new();
         let (hand_text, actions) = match hand {
             Some(faces) => {
                 let hands = game.hands(mover);
@@ -156,13 +175,9 @@ impl StoredEndgame {
                     },
                     other => other.into(),
                 })?;
-                let sets = self.information_sets(mover, history)?;
-                let probability = |a: Action| {
-                    sets[index]
-                        .iter()
-                        .find(|x| x.0 == a)
-                        .map_or(0.0, |x| x.1)
-                };
+                let sets = self.information_sets(mover, history, &mut cache)?;
+                let probability =
+                    |a: Action| sets[index].iter().find(|x| x.0 == a).map_or(0.0, |x| x.1);
                 let actions = game
                     .actions(history)
                     .map(|a| ActionProbability {
@@ -185,7 +200,7 @@ impl StoredEndgame {
         let mut prefix = History::EMPTY;
         for bid in history.bids() {
             if game.to_move(prefix) == opponent && reaches.iter().any(|&r| r != 0.0) {
-                let sets = self.information_sets(opponent, prefix)?;
+                let sets = self.information_sets(opponent, prefix, &mut cache)?;
                 for (reach, set) in reaches.iter_mut().zip(&sets) {
                     *reach *= set
                         .iter()
@@ -229,7 +244,7 @@ impl StoredEndgame {
             let player = strategy.player();
             let mut last_row = 0;
             for key in self.file.groups_of(self.game, player) {
-                let group = self.file.read(key)?;
+                let group = self.file.read(key, true)?;
                 for r in 0..group.history.len() {
                     strategy.set(
                         usize::from(group.hand[r]),

@@ -191,8 +191,9 @@ impl StrategyFile {
             }
             for pair in groups.windows(2) {
                 let order = |g: &GroupKey| (g.game, g.player, g.histories.0);
-                if order(&pair[0]) >= order(&pair[1]) || pair[0].histories.1 >= pair[1].histories.0
-                    && (pair[0].game, pair[0].player) == (pair[1].game, pair[1].player)
+                if order(&pair[0]) >= order(&pair[1])
+                    || pair[0].histories.1 >= pair[1].histories.0
+                        && (pair[0].game, pair[0].player) == (pair[1].game, pair[1].player)
                 {
                     return Err(bad(pair[1].first_row, "row groups out of key order"));
                 }
@@ -211,7 +212,9 @@ impl StrategyFile {
         let columns = decode(
             reader,
             index,
-            &["dice_one", "dice_two", "sides", "rules", "player", "history"],
+            &[
+                "dice_one", "dice_two", "sides", "rules", "player", "history",
+            ],
         )?;
         let ints = |k: usize| match &columns[k] {
             Column::Int32(v) => v.clone(),
@@ -263,7 +266,11 @@ impl StrategyFile {
         self.groups.iter().map(|g| g.game)
     }
 
-    /// Decode and check the group `key`.
+    /// Decode and check the group `key`: its rows' history, hand, action
+    /// and probability. With `all_keys` also its game and player columns,
+    /// checked against the footer's claim (a query trusts the footer's
+    /// statistics, which the manifest's digest covers; `gametab verify`,
+    /// through [`super::StoredEndgame::strategies`], checks every cell).
     ///
     /// # Errors
     /// [`Error::CorruptTable`] for bytes the decoder refuses;
@@ -271,80 +278,103 @@ impl StrategyFile {
     /// another game or player than the footer claims, rows out of key order
     /// or repeated, a hand, action or history that does not belong to the
     /// game, and a probability outside (0, 1].
-    pub fn read(&self, key: &GroupKey) -> Result<Group> {
+    pub fn read(&self, key: &GroupKey, all_keys: bool) -> Result<Group> {
         fenced(|| {
             let names = [
+                "history",
+                "hand",
+                "action",
+                "probability",
                 "dice_one",
                 "dice_two",
                 "sides",
                 "rules",
                 "player",
-                "history",
-                "hand",
-                "action",
-                "probability",
             ];
-            let columns = decode(&self.reader, key.index, &names)?;
+            let wanted = if all_keys { &names[..] } else { &names[..4] };
+            let columns = decode(&self.reader, key.index, wanted)?;
             let int = |k: usize| -> Result<&[i32]> {
                 match &columns[k] {
                     Column::Int32(v) => Ok(v),
                     _ => Err(corrupt(&SCHEMA, format!("{} is not int32", names[k]))),
                 }
             };
-            let (a, b, s, p, h, hand, action) =
-                (int(0)?, int(1)?, int(2)?, int(4)?, int(5)?, int(6)?, int(7)?);
-            let Column::Utf8(rules) = &columns[3] else {
-                return Err(corrupt(&SCHEMA, "rules is not a string column"));
-            };
-            let Column::Float64(probability) = &columns[8] else {
+            let (h, hand, action) = (int(0)?, int(1)?, int(2)?);
+            let Column::Float64(probability) = &columns[3] else {
                 return Err(corrupt(&SCHEMA, "probability is not a double column"));
             };
             let game = key.game;
+            if all_keys {
+                let expected = [
+                    i32::from(game.dice(Player::One)),
+                    i32::from(game.dice(Player::Two)),
+                    i32::from(game.sides()),
+                    i32::from(key.player.number()),
+                ];
+                let Column::Utf8(rules) = &columns[7] else {
+                    return Err(corrupt(&SCHEMA, "rules is not a string column"));
+                };
+                let (a, b, s, p) = (int(4)?, int(5)?, int(6)?, int(8)?);
+                for r in 0..h.len() {
+                    if [a[r], b[r], s[r], p[r]] != expected || &rules[r] != game.rules_name() {
+                        return Err(bad(
+                            key.first_row + r,
+                            "game or player differs from the row group's",
+                        ));
+                    }
+                }
+            }
             let hands = game.hands(key.player);
             let codes: Vec<i32> = hands.iter().map(|h| h.code()).collect();
-            let expected = [
-                i32::from(game.dice(Player::One)),
-                i32::from(game.dice(Player::Two)),
-                i32::from(game.sides()),
-            ];
             let mut group = Group {
                 history: Vec::with_capacity(h.len()),
                 hand: Vec::with_capacity(h.len()),
                 action: Vec::with_capacity(h.len()),
                 probability: Vec::with_capacity(h.len()),
             };
+            let bids = game.bid_count() as u8;
             let mut previous: Option<(u32, usize, i32)> = None;
+            // The last history checked, and whether the player moves there.
+            let mut checked: Option<u32> = None;
             for r in 0..h.len() {
                 let row = key.first_row + r;
-                if [a[r], b[r], s[r]] != expected
-                    || &rules[r] != game.rules_name()
-                    || p[r] != i32::from(key.player.number())
-                {
-                    return Err(bad(row, "game or player differs from the row group's"));
-                }
                 let bits = u32::try_from(h[r])
                     .ok()
                     .filter(|&bits| (bits as usize) < game.history_count())
                     .ok_or_else(|| bad(row, format!("history {} is no history of {game}", h[r])))?;
                 let history = History(bits);
-                if game.to_move(history) != key.player {
-                    return Err(bad(
+                if checked != Some(bits) {
+                    if game.to_move(history) != key.player {
+                        return Err(bad(
+                            row,
+                            format!(
+                                "player {} does not move after '{}'",
+                                key.player.number(),
+                                game.history_text(history)
+                            ),
+                        ));
+                    }
+                    if bits < key.histories.0 || bits > key.histories.1 {
+                        return Err(bad(row, "history outside the row group's range"));
+                    }
+                    checked = Some(bits);
+                }
+                let i = codes.binary_search(&hand[r]).map_err(|_| {
+                    bad(
                         row,
                         format!(
-                            "player {} does not move after '{}'",
-                            key.player.number(),
-                            game.history_text(history)
+                            "hand {} is no hand of player {}",
+                            hand[r],
+                            key.player.number()
                         ),
-                    ));
-                }
-                if bits < key.histories.0 || bits > key.histories.1 {
-                    return Err(bad(row, "history outside the row group's range"));
-                }
-                let i = codes
-                    .binary_search(&hand[r])
-                    .map_err(|_| bad(row, format!("hand {} is no hand of player {}", hand[r], key.player.number())))?;
+                    )
+                })?;
                 let act = game.action_of_code(action[r]).map_err(|e| bad(row, e))?;
-                if !game.actions(history).any(|legal| legal == act) {
+                let legal = match act {
+                    Action::Call => !history.is_empty(),
+                    Action::Bid(b) => history.last().is_none_or(|last| b > last) && b < bids,
+                };
+                if !legal {
                     return Err(bad(
                         row,
                         format!(
@@ -379,7 +409,9 @@ fn decode(
     index: usize,
     names: &[&str],
 ) -> Result<Vec<Column>> {
-    let group = reader.get_row_group(index).map_err(|e| corrupt(&SCHEMA, e))?;
+    let group = reader
+        .get_row_group(index)
+        .map_err(|e| corrupt(&SCHEMA, e))?;
     let rows = usize::try_from(group.metadata().num_rows())
         .map_err(|_| corrupt(&SCHEMA, "negative row count"))?;
     let mut out = Vec::with_capacity(names.len());
@@ -393,7 +425,10 @@ fn decode(
         if values.len() != rows {
             return Err(corrupt(
                 &SCHEMA,
-                format!("column {name} of row group {index} holds {} of {rows} rows", values.len()),
+                format!(
+                    "column {name} of row group {index} holds {} of {rows} rows",
+                    values.len()
+                ),
             ));
         }
         out.push(values);

@@ -87,12 +87,18 @@ pub fn where_solved(game: Endgame) -> &'static str {
     }
 }
 
-/// What produced a cached game: a change here invalidates the cache.
+/// What produced a cached game: a change here invalidates the cache (a
+/// game solved by another method or tolerance would be a different,
+/// equally certified equilibrium, and the tables would depend on the
+/// cache).
 fn fingerprint(options: LpOptions) -> String {
     format!(
-        "gametab {} dice endgame; HiGHS {}; tolerances 1e-10",
+        "gametab {} dice endgame; HiGHS {}, tolerances 1e-10; full LP for wild games up to {} bids, else the double oracle to {:e}, warm start {}",
         env!("CARGO_PKG_VERSION"),
-        options.method
+        options.method,
+        super::FULL_LP_MAX_WILD_BIDS,
+        super::oracle::IMPROVEMENT,
+        options.warm_start
     )
 }
 

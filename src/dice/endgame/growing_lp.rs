@@ -183,7 +183,10 @@ impl GrowingLp {
         if rows.is_empty() {
             return Ok(());
         }
-        let (mut lower, mut upper) = (Vec::with_capacity(rows.len()), Vec::with_capacity(rows.len()));
+        let (mut lower, mut upper) = (
+            Vec::with_capacity(rows.len()),
+            Vec::with_capacity(rows.len()),
+        );
         let (mut starts, mut columns, mut values) = (Vec::new(), Vec::new(), Vec::new());
         for row in rows {
             lower.push(row.bounds.0);
@@ -191,7 +194,10 @@ impl GrowingLp {
             starts.push(index(columns.len(), "nonzero")?);
             for &(column, value) in &row.entries {
                 if column >= self.columns {
-                    bail!("a new row's coefficient on column {column} of {}", self.columns);
+                    bail!(
+                        "a new row's coefficient on column {column} of {}",
+                        self.columns
+                    );
                 }
                 columns.push(index(column, "column")?);
                 values.push(value);
@@ -228,8 +234,11 @@ impl GrowingLp {
             return Ok(());
         }
         let n = columns.len();
-        let (mut costs, mut lower, mut upper) =
-            (Vec::with_capacity(n), Vec::with_capacity(n), Vec::with_capacity(n));
+        let (mut costs, mut lower, mut upper) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
         let (mut starts, mut rows, mut values) = (Vec::new(), Vec::new(), Vec::new());
         for column in columns {
             costs.push(column.cost);

@@ -180,19 +180,23 @@ pub struct SolvedEndgame {
     pub solved_in: Duration,
 }
 
-/// The method the build uses for `game`, by measured time: the full LP
-/// for the small games, where it is as fast as a few restricted LPs, the
-/// double oracle for the rest (see [`build`]'s module doc).
+/// The method the build uses for `game`, by measured cost (instruction
+/// counts and times of `cargo bench --bench endgame_methods`, in
+/// [`build`]'s module doc): the full LP for the wild games with at most
+/// [`FULL_LP_MAX_WILD_BIDS`] bids, whose equilibria mix over much of the
+/// game so that the double oracle needs dozens of rounds for a small LP,
+/// the double oracle for every other game (from 1v1 with five sides on,
+/// 10 to 70 times fewer instructions than the full LP under normal rules).
 pub fn method_for(game: Endgame) -> Method {
-    if game.bid_count() <= FULL_LP_MAX_BIDS {
+    if game.wild() && game.bid_count() <= FULL_LP_MAX_WILD_BIDS {
         Method::FullLp
     } else {
         Method::DoubleOracle
     }
 }
 
-/// Games with at most this many bids are solved by the full LP.
-pub const FULL_LP_MAX_BIDS: u32 = 12;
+/// Wild games with at most this many bids are solved by the full LP.
+pub const FULL_LP_MAX_WILD_BIDS: u32 = 10;
 
 /// Solve `game` by [`method_for`] ([`solve_with`]).
 ///

@@ -284,7 +284,8 @@ pub fn best_response(
         .map(|j| f64::from(payoffs.weight(them, j)))
         .collect();
     let values = walk.value(History::EMPTY, &reach);
-    let rolls = f64::from(game.hands(me).total_weight()) * f64::from(game.hands(them).total_weight());
+    let rolls =
+        f64::from(game.hands(me).total_weight()) * f64::from(game.hands(them).total_weight());
     let value = values
         .iter()
         .enumerate()

@@ -509,15 +509,24 @@ impl RestrictedLp {
         Ok(())
     }
 
-    fn row(&mut self, part: Part, hand: usize, history: History, rhs: (f64, f64), new: &mut Vec<NewRow>) {
+    fn row(
+        &mut self,
+        part: Part,
+        hand: usize,
+        history: History,
+        rhs: (f64, f64),
+        new: &mut Vec<NewRow>,
+    ) {
         let next = self.rows.len();
-        self.rows.entry(key(part, hand, history)).or_insert_with(|| {
-            new.push(NewRow {
-                bounds: rhs,
-                entries: Vec::new(),
+        self.rows
+            .entry(key(part, hand, history))
+            .or_insert_with(|| {
+                new.push(NewRow {
+                    bounds: rhs,
+                    entries: Vec::new(),
+                });
+                next
             });
-            next
-        });
     }
 
     fn row_of(&self, part: Part, hand: usize, history: History) -> Result<usize> {
@@ -626,8 +635,10 @@ impl RestrictedLp {
                             for &(reply, replying) in restricted.actions(g) {
                                 match reply {
                                     Action::Bid(c) if !node.reach[1].and(replying).is_empty() => {
-                                        entries
-                                            .push((self.row_of(Part::Infoset, i, g.then(c))?, -1.0));
+                                        entries.push((
+                                            self.row_of(Part::Infoset, i, g.then(c))?,
+                                            -1.0,
+                                        ));
                                     }
                                     _ => {}
                                 }

@@ -210,7 +210,12 @@ fn the_cache_round_trips_bit_for_bit_and_refuses_damage() {
 
 #[test]
 fn the_full_lp_size_is_counted_without_building_it() {
-    for (a, b, sides, wild) in [(1, 1, 3, false), (2, 1, 3, true), (1, 2, 3, false), (1, 1, 4, true)] {
+    for (a, b, sides, wild) in [
+        (1, 1, 3, false),
+        (2, 1, 3, true),
+        (1, 2, 3, false),
+        (1, 1, 4, true),
+    ] {
         let game = Endgame::new(a, b, sides, wild).unwrap();
         let built = lp::solve_lp(game, Player::One, LpOptions::default()).unwrap();
         assert_eq!(lp::full_size(game), built.size, "{game}");
@@ -223,7 +228,10 @@ fn the_full_lp_size_is_counted_without_building_it() {
 #[test]
 fn the_double_oracle_and_the_full_lp_agree() {
     for (a, b) in [(1, 1), (2, 1), (1, 2)] {
-        for (sides, wild) in (1..=4).map(|s| (s, false)).chain((2..=4).map(|s| (s, true))) {
+        for (sides, wild) in (1..=4)
+            .map(|s| (s, false))
+            .chain((2..=4).map(|s| (s, true)))
+        {
             let game = Endgame::new(a, b, sides, wild).unwrap();
             let full = solve_with(game, LpOptions::default(), Method::FullLp).unwrap();
             let oracle = solve_with(game, LpOptions::default(), Method::DoubleOracle).unwrap();
@@ -261,7 +269,11 @@ fn the_oracle_best_response_equals_the_certificate_walk() {
             let me = p.opponent();
             let pruned = oracle::best_response(game, &payoffs, me, &default[p.index()]);
             let walked = certificate::best_response(&dense[p.index()], None);
-            assert!((pruned.value - walked).abs() < 1e-12, "{game}: {} vs {walked}", pruned.value);
+            assert!(
+                (pruned.value - walked).abs() < 1e-12,
+                "{game}: {} vs {walked}",
+                pruned.value
+            );
         }
         let solved = solve_with(game, LpOptions::default(), Method::DoubleOracle).unwrap();
         let cert = certificate::certify(&solved.strategies[0], &solved.strategies[1]);

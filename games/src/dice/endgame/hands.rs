@@ -31,7 +31,9 @@ impl Hand {
     /// (`35` for a three and a five), as the tables store it. Hands of the
     /// same number of dice order as their codes do.
     pub fn code(&self) -> i32 {
-        self.0.iter().fold(0, |code, &face| code * 10 + i32::from(face))
+        self.0
+            .iter()
+            .fold(0, |code, &face| code * 10 + i32::from(face))
     }
 }
 

@@ -157,7 +157,10 @@ fn hands_and_actions_have_integer_codes_that_round_trip() {
     let codes: Vec<i32> = hands.iter().map(|h| h.code()).collect();
     assert_eq!(codes[..3], [11, 12, 13]);
     assert_eq!(*codes.last().unwrap(), 66);
-    assert!(codes.windows(2).all(|w| w[0] < w[1]), "codes rise with the hands");
+    assert!(
+        codes.windows(2).all(|w| w[0] < w[1]),
+        "codes rise with the hands"
+    );
     for (i, &code) in codes.iter().enumerate() {
         assert_eq!(hands.index_of_code(code).unwrap(), i);
     }
@@ -178,6 +181,9 @@ fn hands_and_actions_have_integer_codes_that_round_trip() {
         assert!(game.action_of_code(bad).is_err(), "{bad}");
     }
     let wild = Endgame::new(1, 1, 6, true).unwrap();
-    assert!(wild.action_of_code(11).is_err(), "no bids on ones when they are wild");
+    assert!(
+        wild.action_of_code(11).is_err(),
+        "no bids on ones when they are wild"
+    );
     assert_eq!(wild.action_of_code(12).unwrap(), Action::Bid(0));
 }
