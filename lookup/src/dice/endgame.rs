@@ -19,7 +19,7 @@ use gametab_games::dice::endgame::{
     Action, Endgame, History, Player, Posterior, Strategy, MAX_STRATEGY_SLOTS,
 };
 
-use super::endgame_groups::{Group, GroupKey, StrategyFile};
+use super::endgame_groups::{Group, Segment, StrategyFile};
 use super::schema::{ENDGAME_STRATEGY, ENDGAME_VALUES};
 use crate::error::{Error, Result};
 use crate::io::read_parquet;
@@ -92,12 +92,12 @@ impl StoredEndgame {
         &self,
         player: Player,
         history: History,
-        cache: &'c mut Vec<(GroupKey, Group)>,
-    ) -> Result<&'c (GroupKey, Group)> {
+        cache: &'c mut Vec<(Segment, Group)>,
+    ) -> Result<&'c (Segment, Group)> {
         let key = self
             .file
-            .group_of(self.game, player, history)
-            .copied()
+            .segment_of(self.game, player, history)
+            .cloned()
             .ok_or_else(|| Error::BadRow {
                 table: ENDGAME_STRATEGY.name.to_owned(),
                 row: 0,
@@ -111,7 +111,8 @@ impl StoredEndgame {
         let at = match cache.iter().position(|(k, _)| *k == key) {
             Some(at) => at,
             None => {
-                cache.push((key, self.file.read(&key, false)?));
+                let group = self.file.read(&key, false)?;
+                cache.push((key, group));
                 cache.len() - 1
             }
         };
@@ -125,7 +126,7 @@ impl StoredEndgame {
         &self,
         player: Player,
         history: History,
-        cache: &mut Vec<(GroupKey, Group)>,
+        cache: &mut Vec<(Segment, Group)>,
     ) -> Result<Vec<Vec<(Action, f64)>>> {
         let (key, group) = self.group(player, history, cache)?;
         let hands = self.game.hands(player).len();
@@ -138,7 +139,7 @@ impl StoredEndgame {
             if (sum - 1.0).abs() > 1e-9 {
                 return Err(Error::BadRow {
                     table: ENDGAME_STRATEGY.name.to_owned(),
-                    row: key.first_row,
+                    row: key.first_row + key.rows.start,
                     detail: format!(
                         "{}: player {}, hand {}, history '{}': probabilities sum to {sum}",
                         self.game,
@@ -243,7 +244,7 @@ impl StoredEndgame {
         for strategy in &mut strategies {
             let player = strategy.player();
             let mut last_row = 0;
-            for key in self.file.groups_of(self.game, player) {
+            for key in self.file.segments_of(self.game, player) {
                 let group = self.file.read(key, true)?;
                 for r in 0..group.history.len() {
                     strategy.set(
@@ -253,7 +254,7 @@ impl StoredEndgame {
                         group.probability[r],
                     );
                 }
-                last_row = key.first_row + group.history.len();
+                last_row = key.first_row + key.rows.end;
             }
             strategy.check(1e-9).map_err(|e| Error::BadRow {
                 table: ENDGAME_STRATEGY.name.to_owned(),
@@ -321,7 +322,7 @@ impl EndgameTables {
             }
             if Player::BOTH
                 .iter()
-                .any(|&p| file.groups_of(game, p).next().is_none())
+                .any(|&p| file.segments_of(game, p).next().is_none())
             {
                 return Err(bad_row(
                     table,

@@ -5,15 +5,21 @@
 //! player) and a run of whole histories (`tables/README.md`). The footer's
 //! chunk statistics then name every group's game, player and history range,
 //! so a query finds the group of a history from the footer alone and
-//! decodes only that group's few thousand rows: a process answering one
-//! question decodes a handful of groups instead of the millions of rows of
-//! the six-sided games. A file whose groups carry no statistics is read by
-//! decoding each group's key columns instead (slower, same answers).
+//! decodes only that group's few tens of thousands of rows: a process
+//! answering one question decodes a handful of groups instead of the
+//! millions of rows of the six-sided games.
 //!
-//! Every group decoded is checked before its rows are used: its key columns
-//! match the footer's claim, rows rise strictly in key order, every action
-//! is legal where it stands and the player is the one to move, and every
-//! probability lies in (0, 1].
+//! A file grouped otherwise (rewritten by another tool, say) is read too:
+//! a group whose statistics do not pin one game and player has its key
+//! columns decoded once, at opening, and is cut into segments of one game
+//! and player each. So the index is a list of segments, each a row range
+//! of one group; for the build's files, one segment per group.
+//!
+//! Every segment decoded is checked before its rows are used: rows rise
+//! strictly in key order, every action is legal where it stands and the
+//! player is the one to move, every probability lies in (0, 1], and (for
+//! [`StrategyFile::read`] with `all_keys`) its game and player columns
+//! match the index.
 
 use bytes::Bytes;
 use parquet::file::reader::{FileReader, SerializedFileReader};
@@ -26,22 +32,25 @@ use crate::error::{Error, Result};
 use crate::io::{corrupt, open_checked, read_column, Column};
 use crate::schema::TableSchema;
 
-/// What the footer says of one row group.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub(crate) struct GroupKey {
+/// One segment of the index: rows of one row group that hold one (game,
+/// player) and a run of histories.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Segment {
     /// The game of every row.
     pub game: Endgame,
     /// The player of every row.
     pub player: Player,
     /// The lowest and highest history (bit set) of its rows.
     pub histories: (u32, u32),
-    /// The group's index in the file.
-    pub index: usize,
-    /// The file's row number of its first row.
+    /// The row group's index in the file.
+    pub group: usize,
+    /// The segment's rows within the group.
+    pub rows: std::ops::Range<usize>,
+    /// The file's row number of the group's first row.
     pub first_row: usize,
 }
 
-/// One decoded row group: the rows of a run of histories of one (game,
+/// One decoded segment: the rows of a run of histories of one (game,
 /// player), in key order.
 #[derive(Debug, Clone, Default)]
 pub(crate) struct Group {
@@ -67,13 +76,13 @@ impl Group {
 /// The strategy file, its footer read and its groups indexed by key.
 pub(crate) struct StrategyFile {
     reader: SerializedFileReader<Bytes>,
-    groups: Vec<GroupKey>,
+    segments: Vec<Segment>,
 }
 
 impl std::fmt::Debug for StrategyFile {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         f.debug_struct("StrategyFile")
-            .field("groups", &self.groups.len())
+            .field("segments", &self.segments.len())
             .finish()
     }
 }
@@ -138,19 +147,21 @@ fn game_of(row: usize, key: [i32; 3], rules: &str) -> Result<Endgame> {
 }
 
 impl StrategyFile {
-    /// Open the file and index its groups from the footer.
+    /// Open the file and index its segments: from the footer alone for
+    /// groups that hold one game and player, by decoding the key columns
+    /// of any other group.
     ///
     /// # Errors
-    /// As [`crate::io::read_parquet`] for the file's metadata;
-    /// [`Error::BadRow`] for a group that holds more than one game and
-    /// player, or groups out of key order.
+    /// As [`crate::io::read_parquet`] for the file's metadata (and the key
+    /// columns decoded); [`Error::BadRow`] for a game the rules refuse or
+    /// segments out of key order.
     pub fn open(bytes: Bytes) -> Result<StrategyFile> {
         fenced(|| {
             let (reader, _) = open_checked(bytes, &SCHEMA)?;
-            let mut groups = Vec::with_capacity(reader.num_row_groups());
+            let mut segments = Vec::with_capacity(reader.num_row_groups());
             let mut first_row = 0usize;
-            for index in 0..reader.num_row_groups() {
-                let meta = reader.metadata().row_group(index);
+            for group in 0..reader.num_row_groups() {
+                let meta = reader.metadata().row_group(group);
                 let rows = usize::try_from(meta.num_rows())
                     .map_err(|_| corrupt(&SCHEMA, "negative row count"))?;
                 if rows == 0 {
@@ -165,108 +176,108 @@ impl StrategyFile {
                     stat("player"),
                     stat("history"),
                 );
-                let key = match keyed {
-                    (Some(a), Some(b), Some(s), Some(r), Some(p), Some(h)) => {
-                        if a.0 != a.1 || b.0 != b.1 || s.0 != s.1 || r.0 != r.1 || p.0 != p.1 {
-                            return Err(bad(
-                                first_row,
-                                format!("row group {index} holds more than one game and player"),
-                            ));
-                        }
+                match keyed {
+                    (Some(a), Some(b), Some(s), Some(r), Some(p), Some(h))
+                        if a.0 == a.1 && b.0 == b.1 && s.0 == s.1 && r.0 == r.1 && p.0 == p.1 =>
+                    {
                         let game = game_of(first_row, [a.0, b.0, s.0], &r.0)?;
                         let player = Player::from_number(p.0.max(0) as u32)
                             .map_err(|e| bad(first_row, e))?;
-                        (game, player, (h.0 as u32, h.1 as u32))
+                        segments.push(Segment {
+                            game,
+                            player,
+                            histories: (h.0 as u32, h.1 as u32),
+                            group,
+                            rows: 0..rows,
+                            first_row,
+                        });
                     }
-                    _ => Self::key_by_decoding(&reader, index, first_row)?,
-                };
-                groups.push(GroupKey {
-                    game: key.0,
-                    player: key.1,
-                    histories: key.2,
-                    index,
-                    first_row,
-                });
+                    _ => segments.extend(Self::segments_by_decoding(&reader, group, first_row)?),
+                }
                 first_row += rows;
             }
-            for pair in groups.windows(2) {
-                let order = |g: &GroupKey| (g.game, g.player, g.histories.0);
-                if order(&pair[0]) >= order(&pair[1])
-                    || pair[0].histories.1 >= pair[1].histories.0
-                        && (pair[0].game, pair[0].player) == (pair[1].game, pair[1].player)
+            for pair in segments.windows(2) {
+                let (x, y) = (&pair[0], &pair[1]);
+                if (x.game, x.player, x.histories.1) > (y.game, y.player, y.histories.0)
+                    || (x.game, x.player) == (y.game, y.player) && x.histories.1 > y.histories.0
                 {
-                    return Err(bad(pair[1].first_row, "row groups out of key order"));
+                    return Err(bad(y.first_row + y.rows.start, "rows out of key order"));
                 }
             }
-            Ok(StrategyFile { reader, groups })
+            Ok(StrategyFile { reader, segments })
         })
     }
 
-    /// The key of group `index` from its decoded key columns (a file
-    /// written without chunk statistics).
-    fn key_by_decoding(
+    /// The segments of group `group` from its decoded key columns: a run
+    /// of rows per (game, player).
+    fn segments_by_decoding(
         reader: &SerializedFileReader<Bytes>,
-        index: usize,
+        group: usize,
         first_row: usize,
-    ) -> Result<(Endgame, Player, (u32, u32))> {
+    ) -> Result<Vec<Segment>> {
         let columns = decode(
             reader,
-            index,
+            group,
             &[
                 "dice_one", "dice_two", "sides", "rules", "player", "history",
             ],
         )?;
-        let ints = |k: usize| match &columns[k] {
-            Column::Int32(v) => v.clone(),
-            _ => Vec::new(),
+        let ints = |k: usize| -> Result<&[i32]> {
+            match &columns[k] {
+                Column::Int32(v) => Ok(v),
+                _ => Err(corrupt(&SCHEMA, "a key column is not int32")),
+            }
         };
-        let (a, b, s, p, h) = (ints(0), ints(1), ints(2), ints(4), ints(5));
+        let (a, b, s, p, h) = (ints(0)?, ints(1)?, ints(2)?, ints(4)?, ints(5)?);
         let Column::Utf8(rules) = &columns[3] else {
             return Err(corrupt(&SCHEMA, "rules is not a string column"));
         };
-        let same = |v: &[i32]| v.iter().all(|&x| Some(&x) == v.first());
-        if !(same(&a) && same(&b) && same(&s) && same(&p))
-            || (0..rules.len()).any(|r| rules[r] != rules[0])
-            || h.is_empty()
-        {
-            return Err(bad(
+        let mut segments: Vec<Segment> = Vec::new();
+        let mut start = 0;
+        for r in 0..h.len() {
+            let boundary = r + 1 == h.len()
+                || (a[r], b[r], s[r], p[r]) != (a[r + 1], b[r + 1], s[r + 1], p[r + 1])
+                || rules[r] != rules[r + 1];
+            if !boundary {
+                continue;
+            }
+            let game = game_of(first_row + start, [a[r], b[r], s[r]], &rules[r])?;
+            let player =
+                Player::from_number(p[r].max(0) as u32).map_err(|e| bad(first_row + start, e))?;
+            let histories = (h[start] as u32, h[r] as u32);
+            segments.push(Segment {
+                game,
+                player,
+                histories,
+                group,
+                rows: start..r + 1,
                 first_row,
-                format!("row group {index} holds more than one game and player"),
-            ));
+            });
+            start = r + 1;
         }
-        let game = game_of(first_row, [a[0], b[0], s[0]], &rules[0])?;
-        let player = Player::from_number(p[0].max(0) as u32).map_err(|e| bad(first_row, e))?;
-        let (lo, hi) = (h.iter().min(), h.iter().max());
-        Ok((
-            game,
-            player,
-            (
-                lo.copied().unwrap_or(0) as u32,
-                hi.copied().unwrap_or(0) as u32,
-            ),
-        ))
+        Ok(segments)
     }
 
-    /// The groups of `game` and `player`, in history order.
-    pub fn groups_of(&self, game: Endgame, player: Player) -> impl Iterator<Item = &GroupKey> {
-        self.groups
+    /// The segments of `game` and `player`, in history order.
+    pub fn segments_of(&self, game: Endgame, player: Player) -> impl Iterator<Item = &Segment> {
+        self.segments
             .iter()
             .filter(move |g| g.game == game && g.player == player)
     }
 
-    /// The group of `game` and `player` whose history range holds
+    /// The segment of `game` and `player` whose history range holds
     /// `history`, if any.
-    pub fn group_of(&self, game: Endgame, player: Player, history: History) -> Option<&GroupKey> {
-        self.groups_of(game, player)
+    pub fn segment_of(&self, game: Endgame, player: Player, history: History) -> Option<&Segment> {
+        self.segments_of(game, player)
             .find(|g| g.histories.0 <= history.0 && history.0 <= g.histories.1)
     }
 
-    /// The games that have groups.
+    /// The games that have rows.
     pub fn games(&self) -> impl Iterator<Item = Endgame> + '_ {
-        self.groups.iter().map(|g| g.game)
+        self.segments.iter().map(|g| g.game)
     }
 
-    /// Decode and check the group `key`: its rows' history, hand, action
+    /// Decode and check the segment `key`: its rows' history, hand, action
     /// and probability. With `all_keys` also its game and player columns,
     /// checked against the footer's claim (a query trusts the footer's
     /// statistics, which the manifest's digest covers; `gametab verify`,
@@ -278,7 +289,7 @@ impl StrategyFile {
     /// another game or player than the footer claims, rows out of key order
     /// or repeated, a hand, action or history that does not belong to the
     /// game, and a probability outside (0, 1].
-    pub fn read(&self, key: &GroupKey, all_keys: bool) -> Result<Group> {
+    pub fn read(&self, key: &Segment, all_keys: bool) -> Result<Group> {
         fenced(|| {
             let names = [
                 "history",
@@ -292,7 +303,7 @@ impl StrategyFile {
                 "player",
             ];
             let wanted = if all_keys { &names[..] } else { &names[..4] };
-            let columns = decode(&self.reader, key.index, wanted)?;
+            let columns = decode(&self.reader, key.group, wanted)?;
             let int = |k: usize| -> Result<&[i32]> {
                 match &columns[k] {
                     Column::Int32(v) => Ok(v),
@@ -315,7 +326,7 @@ impl StrategyFile {
                     return Err(corrupt(&SCHEMA, "rules is not a string column"));
                 };
                 let (a, b, s, p) = (int(4)?, int(5)?, int(6)?, int(8)?);
-                for r in 0..h.len() {
+                for r in key.rows.clone() {
                     if [a[r], b[r], s[r], p[r]] != expected || &rules[r] != game.rules_name() {
                         return Err(bad(
                             key.first_row + r,
@@ -326,17 +337,21 @@ impl StrategyFile {
             }
             let hands = game.hands(key.player);
             let codes: Vec<i32> = hands.iter().map(|h| h.code()).collect();
+            if key.rows.end > h.len() {
+                return Err(corrupt(&SCHEMA, "a row group shorter than its index"));
+            }
+            let n = key.rows.len();
             let mut group = Group {
-                history: Vec::with_capacity(h.len()),
-                hand: Vec::with_capacity(h.len()),
-                action: Vec::with_capacity(h.len()),
-                probability: Vec::with_capacity(h.len()),
+                history: Vec::with_capacity(n),
+                hand: Vec::with_capacity(n),
+                action: Vec::with_capacity(n),
+                probability: Vec::with_capacity(n),
             };
             let bids = game.bid_count() as u8;
             let mut previous: Option<(u32, usize, i32)> = None;
             // The last history checked, and whether the player moves there.
             let mut checked: Option<u32> = None;
-            for r in 0..h.len() {
+            for r in key.rows.clone() {
                 let row = key.first_row + r;
                 let bits = u32::try_from(h[r])
                     .ok()
