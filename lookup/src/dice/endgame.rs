@@ -362,6 +362,20 @@ impl EndgameTables {
         Ok(EndgameTables { games })
     }
 
+    /// Decode and check every row of the strategy table, as
+    /// [`StoredEndgame::strategies`] does for each game: a set that passes
+    /// answers every question without a row error. (Questions themselves
+    /// decode only the row groups they need.)
+    ///
+    /// # Errors
+    /// As [`StoredEndgame::strategies`].
+    pub fn check_every_row(&self) -> Result<()> {
+        for stored in self.games.values() {
+            stored.strategies()?;
+        }
+        Ok(())
+    }
+
     /// The stored game `game`.
     ///
     /// # Errors
