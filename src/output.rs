@@ -12,7 +12,9 @@ use gametab_lookup::io::{blake2_hex, TableData, GENERATOR_VERSION};
 use gametab_lookup::manifest::{Manifest, ManifestEntry, MANIFEST_FILE};
 use gametab_lookup::DerivedFile;
 
-use crate::parquet_write::{write_parquet_with, ColumnChunkJob, EncodedColumnChunk};
+use crate::parquet_write::{
+    write_parquet_grouped_with, write_parquet_with, ColumnChunkJob, EncodedColumnChunk,
+};
 
 /// What was written for one table: the facts the manifest and the build
 /// summary report.
@@ -97,6 +99,13 @@ impl TableWriter {
     /// Encode `data` and write it atomically as `dir/<schema.file>`.
     pub fn write(&mut self, data: &TableData) -> Result<&WrittenTable> {
         let bytes = encode(data)?;
+        self.store(data, &bytes)
+    }
+
+    /// [`TableWriter::write`] with the row groups starting at the rows
+    /// `starts` ([`crate::parquet_write::write_parquet_grouped_with`]).
+    pub fn write_grouped(&mut self, data: &TableData, starts: &[usize]) -> Result<&WrittenTable> {
+        let bytes = write_parquet_grouped_with(data, starts, encode_heaviest_first)?;
         self.store(data, &bytes)
     }
 

@@ -129,8 +129,8 @@ fn few_distinct(values: &[f64]) -> bool {
     })
 }
 
-/// Rows per row group.
-const ROW_GROUP_ROWS: usize = 1 << 20;
+/// Rows per row group (and the most a group may have).
+pub const ROW_GROUP_ROWS: usize = 1 << 20;
 
 /// Encoder mini-batches per slice of a string column handed to the encoder
 /// in one call (see [`ColumnChunkJob::encode`]).
@@ -147,6 +147,30 @@ const STRING_SLICE_BATCHES: usize = 64;
 /// As [`write_parquet`]; also when `encode_all` returns another number of
 /// results than it got jobs.
 pub fn write_parquet_with<F>(data: &TableData, encode_all: F) -> Result<Vec<u8>>
+where
+    F: FnOnce(Vec<ColumnChunkJob<'_>>) -> Vec<Result<EncodedColumnChunk>>,
+{
+    let rows = data.rows();
+    let starts: Vec<usize> = (0..rows.div_ceil(ROW_GROUP_ROWS).max(1))
+        .map(|g| g * ROW_GROUP_ROWS)
+        .collect();
+    write_parquet_grouped_with(data, &starts, encode_all)
+}
+
+/// [`write_parquet_with`] with the row groups starting at the rows
+/// `starts` (rising, the first 0) instead of every [`ROW_GROUP_ROWS`]
+/// rows: a table whose readers look up one key range at a time cuts its
+/// groups at key boundaries, so that a reader decodes only the groups
+/// (their chunk statistics name the keys) that hold the range.
+///
+/// # Errors
+/// As [`write_parquet`]; also when `starts` does not begin with 0, does not
+/// rise, or leaves a group longer than [`ROW_GROUP_ROWS`].
+pub fn write_parquet_grouped_with<F>(
+    data: &TableData,
+    starts: &[usize],
+    encode_all: F,
+) -> Result<Vec<u8>>
 where
     F: FnOnce(Vec<ColumnChunkJob<'_>>) -> Vec<Result<EncodedColumnChunk>>,
 {
@@ -170,9 +194,18 @@ where
     let rows = data.rows();
     // A table with no rows still gets one (empty) row group so that its schema
     // and metadata are complete.
-    let groups: Vec<std::ops::Range<usize>> = (0..rows.div_ceil(ROW_GROUP_ROWS).max(1))
-        .map(|g| g * ROW_GROUP_ROWS..((g + 1) * ROW_GROUP_ROWS).min(rows))
-        .collect();
+    let ends = starts.iter().skip(1).copied().chain(std::iter::once(rows));
+    let groups: Vec<std::ops::Range<usize>> = starts.iter().zip(ends).map(|(&s, e)| s..e).collect();
+    if starts.first() != Some(&0)
+        || groups
+            .iter()
+            .any(|g| g.start > g.end || g.len() > ROW_GROUP_ROWS || (g.is_empty() && rows > 0))
+    {
+        return Err(write_error(
+            schema,
+            format!("row groups starting at {starts:?} do not cut {rows} rows"),
+        ));
+    }
     let descriptors = writer.schema_descr().columns().to_vec();
     let jobs: Vec<ColumnChunkJob<'_>> = groups
         .iter()

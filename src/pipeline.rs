@@ -72,8 +72,11 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
     let start = Instant::now();
     writer.sync()?;
     let synced = start.elapsed();
+    // The endgame's strategy table loads lazily (a query decodes only the
+    // row groups it needs), so every row of it is decoded and checked here.
     let tables = gametab_lookup::Tables::open(&staging)
         .and_then(|tables| tables.load_all().map(|()| tables))
+        .and_then(|tables| tables.dice_endgame()?.check_every_row().map(|()| tables))
         .context("verifying the new tables before publishing")?;
     reports.push(GameReport {
         game: VERIFICATION,

@@ -317,7 +317,7 @@ fn changed_endgame_rows_are_named() {
                 int("sides"),
                 text("rules"),
             ),
-            (int("player"), text("hand"), text("history")),
+            (int("player"), int("history"), int("hand")),
         )
     };
     let on_path = data.bools("on_path").unwrap();

@@ -45,7 +45,7 @@ pub fn read_parquet(bytes: Bytes, schema: &TableSchema) -> Result<TableData> {
     })
 }
 
-fn corrupt(schema: &TableSchema, detail: impl ToString) -> Error {
+pub(crate) fn corrupt(schema: &TableSchema, detail: impl ToString) -> Error {
     Error::CorruptTable {
         table: schema.name.to_string(),
         detail: detail.to_string(),
@@ -59,7 +59,17 @@ fn foreign(schema: &TableSchema, detail: impl Into<String>) -> Error {
     }
 }
 
-fn read_unguarded(bytes: Bytes, schema: &TableSchema) -> Result<TableData> {
+/// Open a table file and check its metadata against `schema` (table name,
+/// schema version, column names and types) without decoding any row: for a
+/// reader that decodes only the row groups it needs. The caller fences the
+/// decoder as [`read_parquet`] does.
+///
+/// # Errors
+/// As [`read_parquet`].
+pub(crate) fn open_checked(
+    bytes: Bytes,
+    schema: &TableSchema,
+) -> Result<(SerializedFileReader<Bytes>, BTreeMap<String, String>)> {
     let reader = SerializedFileReader::new(bytes).map_err(|e| corrupt(schema, e))?;
     let meta = reader.metadata();
     let mut kv: BTreeMap<String, String> = BTreeMap::new();
@@ -121,6 +131,12 @@ fn read_unguarded(bytes: Bytes, schema: &TableSchema) -> Result<TableData> {
             ));
         }
     }
+    Ok((reader, kv))
+}
+
+fn read_unguarded(bytes: Bytes, schema: &TableSchema) -> Result<TableData> {
+    let (reader, kv) = open_checked(bytes, schema)?;
+    let meta = reader.metadata();
     let total_rows = usize::try_from(meta.file_metadata().num_rows())
         .map_err(|_| corrupt(schema, "negative row count"))?;
     let mut columns: Vec<Column> = schema.columns.iter().map(|d| Column::empty(d.ty)).collect();
@@ -162,7 +178,11 @@ const MAX_RESERVED_ROWS: usize = 1 << 22;
 const SEEN_STRINGS: usize = 32;
 
 /// Read exactly `rows` values of one column chunk, appending to `out`.
-fn read_column(reader: ColumnReader, out: &mut Column, rows: usize) -> parquet::errors::Result<()> {
+pub(crate) fn read_column(
+    reader: ColumnReader,
+    out: &mut Column,
+    rows: usize,
+) -> parquet::errors::Result<()> {
     fn drain<T>(
         mut read: impl FnMut(usize, &mut Vec<T>) -> parquet::errors::Result<(usize, usize, usize)>,
         out: &mut Vec<T>,

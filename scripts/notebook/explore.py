@@ -328,10 +328,14 @@ for row in rows_of("dice", "raw_probability", "corrected_probability", "normal_a
 # %% [markdown]
 # ## Liar's Dice endgame: the exact equilibrium
 #
-# Every two-player endgame with three dice or fewer, solved as one
-# sequence-form LP and certified by best responses. The published values
-# (player 1's expected payoff, exact fractions) against `value_exact`,
-# read by duckdb, polars and pandas alike.
+# Every two-player endgame with three dice or fewer, solved exactly (one
+# sequence-form LP, or the sequence-form double oracle over restricted LPs)
+# and certified by best responses. The published values (player 1's
+# expected payoff, exact fractions) against `value_exact`, read by duckdb,
+# polars and pandas alike; then the four six-sided three-dice games the
+# published table left blank, and the public analysis's raw outputs for the
+# two under normal rules (`212027/771552` and `-22/81`, fractions its
+# floating-point LP printed).
 
 # %%
 ENDGAME_VALUES = TABLES / "dice_endgame_values.parquet"
@@ -345,8 +349,15 @@ PUBLISHED_ENDGAME = {
     (1, 2, "normal"): (1, ["1", "0", "-1/27", "-1/8", "-27/125"]),
     (1, 2, "wild"): (2, ["1", "-1/27", "-1/32", "-3/125"]),
 }
+SIX_SIDED_THREE_DICE = {
+    (2, 1, "normal"): "212027/771552",
+    (1, 2, "normal"): "-22/81",
+    (2, 1, "wild"): "7/27",
+    (1, 2, "wild"): "-5/54",
+}
 endgames_duckdb = duckdb.sql(
-    f"select dice_one, dice_two, sides, rules, value, value_exact, exploitability from '{ENDGAME_VALUES}' "
+    f"select dice_one, dice_two, sides, rules, value, value_exact, exploitability, method, "
+    f"lp_solves, lp_nonzeros, full_lp_nonzeros from '{ENDGAME_VALUES}' "
     "order by dice_one, dice_two, sides, rules"
 ).pl()
 endgames_polars = pl.read_parquet(ENDGAME_VALUES).select(endgames_duckdb.columns)
@@ -364,7 +375,42 @@ for (a, b, rules), (first, values) in PUBLISHED_ENDGAME.items():
         found = exact.get((a, b, rules, first + k))
         check(found == published, f"{a}v{b} {first + k}-sided {rules}: published {published}, table {found}")
         print(f"  {a}v{b} {first + k}-sided {rules:6}  published {published:>10}  table {found:>10}")
+print("six-sided three-dice games (left blank in the published table):")
+for (a, b, rules), expected in SIX_SIDED_THREE_DICE.items():
+    found = exact.get((a, b, rules, 6))
+    check(found == expected, f"{a}v{b} 6-sided {rules}: expected {expected}, table {found}")
+    print(f"  {a}v{b} 6-sided {rules:6}  {found:>14}")
 print(endgames_polars.filter(pl.col("sides") >= 5).to_pandas().round(6).to_string(index=False))
+
+# %% [markdown]
+# Histories, hands and actions are integers (`tables/README.md`): a history
+# is the bit set of its bids' indices (bid `k` is count `k // F + 1`, face
+# `k % F + L`, with `F` bid faces and `L` the lowest bid face), a hand its
+# faces as digits, an action 0 for the call or `10 * count + face`. Two
+# helpers turn them back into text.
+
+# %%
+def bids_of(history, sides, wild):
+    """The bids of a history bit set, in the order made, as COUNTxFACE."""
+    faces, lowest = (sides - 1, 2) if wild else (sides, 1)
+    return [f"{k // faces + 1}x{k % faces + lowest}" for k in range(history.bit_length()) if history >> k & 1]
+
+
+def action_text(code):
+    """`call` or the bid COUNTxFACE of an action code."""
+    return "call" if code == 0 else f"{code // 10}x{code % 10}"
+
+
+opening = duckdb.sql(
+    f"select history, hand, action, probability from '{ENDGAME_STRATEGY}' "
+    "where dice_one = 2 and dice_two = 1 and sides = 6 and rules = 'normal' and player = 1 "
+    "and history = 0 and hand = 35 order by action"
+).fetchall()
+print("2v1 six-sided, normal rules: player 1 holding 3,5 opens with")
+for history, hand, action, probability in opening:
+    print(f"  {action_text(action):5} {probability:.6f}")
+check(abs(sum(p for *_, p in opening) - 1) < 1e-9, "an opening's probabilities do not sum to 1")
+check(bids_of(2**4 + 2**8, 6, False) == ["1x5", "2x3"], "bids_of decodes 1x5,2x3")
 
 # %% [markdown]
 # What an opening bid says about the opener's die: one die each, six
@@ -383,16 +429,22 @@ model = duckdb.sql(
     group by q, face_class
     """
 ).df()
+# One-bid histories are powers of two: bid k = log2(history), count
+# k // 6 + 1, face k % 6 + 1; a one-die hand's code is its face.
 equilibrium = duckdb.sql(
     f"""
-    select history as opening,
-           cast(split_part(history, 'x', 1) as int) as q,
-           case when split_part(history, 'x', 2) = '1' then 'ones' else 'other' end as face_class,
-           sum(probability) filter (where opponent_hand = split_part(history, 'x', 2)) as equilibrium
-    from '{ENDGAME_POSTERIORS}'
-    where dice_one = 1 and dice_two = 1 and sides = 6 and rules = 'normal' and viewer = 2
-      and history not like '%,%' and history <> ''
-    group by history order by history
+    with openings as (
+        select *, cast(round(log2(history)) as int) as k
+        from '{ENDGAME_POSTERIORS}'
+        where dice_one = 1 and dice_two = 1 and sides = 6 and rules = 'normal' and viewer = 2
+          and bit_count(history) = 1
+    )
+    select (k // 6 + 1) || 'x' || (k % 6 + 1) as opening,
+           k // 6 + 1 as q,
+           case when k % 6 = 0 then 'ones' else 'other' end as face_class,
+           sum(probability) filter (where opponent_hand = k % 6 + 1) as equilibrium
+    from openings
+    group by k order by k
     """
 ).df()
 side_by_side = equilibrium.merge(model, on=["q", "face_class"])

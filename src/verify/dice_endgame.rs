@@ -12,8 +12,9 @@ use gametab_lookup::io::{Column, TableData};
 
 use super::files::LoadedFiles;
 use super::report::{key_text, TableCheck};
+use crate::dice::endgame::lp::full_size;
 use crate::dice::endgame::{
-    certificate, exact_value, rows, LpSize, SolvedEndgame, MAX_EXPLOITABILITY,
+    certificate, exact_value, rows, LpSize, Method, SolvedEndgame, MAX_EXPLOITABILITY,
 };
 
 /// Largest difference accepted between a stored float and the rebuilt one.
@@ -83,7 +84,13 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
     };
     let mut games = Vec::new();
     for stored in tables.games() {
-        let [one, two] = stored.strategies.clone();
+        let [one, two] = match stored.strategies() {
+            Ok(strategies) => strategies,
+            Err(e) => {
+                checks[1].file_mismatch("file", "tables the lookup loader accepts", e);
+                return checks.into();
+            }
+        };
         let cert = certificate::certify(&one, &two);
         let gap = cert.exploitability();
         checks[0].max_error = checks[0].max_error.max(gap);
@@ -94,25 +101,40 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
                 gap,
             );
         }
+        let size = |s: [i64; 3]| LpSize {
+            rows: s[0].max(0) as u64,
+            columns: s[1].max(0) as u64,
+            nonzeros: s[2].max(0) as u64,
+        };
+        let Some(method) = Method::from_name(&stored.method) else {
+            checks[0].file_mismatch("method", "full_lp or double_oracle", &stored.method);
+            return checks.into();
+        };
+        if size(stored.full_lp_size) != full_size(stored.game) {
+            checks[0].file_mismatch(
+                "full_lp_rows",
+                format!("{} the full LP's size", stored.game),
+                format!("{:?}", stored.full_lp_size),
+            );
+        }
         games.push(SolvedEndgame {
             game: stored.game,
             strategies: [one, two],
+            entries: Default::default(),
             value: stored.value,
             exact: exact_value(stored.value, &cert),
             certificate: cert,
-            size: LpSize {
-                rows: stored.lp_size[0] as u64,
-                columns: stored.lp_size[1] as u64,
-                nonzeros: stored.lp_size[2] as u64,
-            },
-            lps: 1,
+            method,
+            size: size(stored.lp_size),
+            full_size: size(stored.full_lp_size),
+            lps: stored.lp_solves.max(0) as u32,
             built_in: Default::default(),
             solved_in: Default::default(),
         });
     }
     let rebuilt = [
         rows::values(&games),
-        rows::strategies(&games),
+        rows::strategies(&games).map(|t| t.data),
         rows::posteriors(&games),
     ];
     let schemas = [ENDGAME_VALUES, ENDGAME_STRATEGY, ENDGAME_POSTERIORS];

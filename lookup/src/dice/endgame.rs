@@ -1,24 +1,30 @@
 //! The Liar's Dice endgame tables, loaded: every stored game's value and
-//! certificate, and both players' behaviour strategies rebuilt densely from
-//! the strategy table, so that a query (my hand, the bids so far) is
-//! answered with my equilibrium action probabilities and the posterior over
-//! the opponent's hand ([`Posterior::of`], the same function the build
-//! wrote the posterior table with).
+//! certificate, and both players' behaviour strategies, read from the
+//! strategy table only where a question needs them. A query (my hand, the
+//! bids so far) is answered with my equilibrium action probabilities and
+//! the posterior over the opponent's hand ([`Posterior::from_reaches`], the
+//! function the build wrote the posterior table with), from the row groups
+//! of the history and of its prefixes alone ([`super::endgame_groups`]): a
+//! process asking one question decodes a few thousand rows, not millions.
+//! [`StoredEndgame::strategies`] decodes a whole game (for `gametab verify`
+//! and for clients that walk the strategy).
 
 use std::collections::BTreeMap;
+use std::sync::Arc;
 
 use bytes::Bytes;
 use serde::Serialize;
 
 use gametab_games::dice::endgame::{
-    Action, Endgame, EndgameBid, History, Player, Posterior, Strategy, MAX_STRATEGY_SLOTS,
+    Action, Endgame, History, Player, Posterior, Strategy, MAX_STRATEGY_SLOTS,
 };
 
+use super::endgame_groups::{Group, Segment, StrategyFile};
 use super::schema::{ENDGAME_STRATEGY, ENDGAME_VALUES};
 use crate::error::{Error, Result};
 use crate::io::read_parquet;
 
-/// One stored game.
+/// One stored game: its value row, and a handle on its strategy rows.
 #[derive(Debug, Clone)]
 pub struct StoredEndgame {
     /// The game.
@@ -32,10 +38,16 @@ pub struct StoredEndgame {
     /// Player 1's best-response value against player 2's strategy, and
     /// player 1's payoff when player 2 best-responds.
     pub best_responses: [f64; 2],
-    /// LP rows, columns and nonzeros.
+    /// How it was solved: `full_lp` or `double_oracle`.
+    pub method: String,
+    /// LPs solved (the double oracle's rounds).
+    pub lp_solves: i32,
+    /// Rows, columns and nonzeros of the LP solved (the double oracle's
+    /// final restricted LP).
     pub lp_size: [i64; 3],
-    /// Both behaviour strategies, player 1's first.
-    pub strategies: [Strategy; 2],
+    /// Rows, columns and nonzeros of the full game's sequence-form LP.
+    pub full_lp_size: [i64; 3],
+    file: Arc<StrategyFile>,
 }
 
 /// One action's equilibrium probability at a point of the game.
@@ -74,16 +86,86 @@ pub struct EndgamePoint {
 }
 
 impl StoredEndgame {
+    /// The decoded group of `player`'s rows that holds `history`, from
+    /// `cache` if an earlier question of the same answer decoded it.
+    fn group<'c>(
+        &self,
+        player: Player,
+        history: History,
+        cache: &'c mut Vec<(Segment, Group)>,
+    ) -> Result<&'c (Segment, Group)> {
+        let key = self
+            .file
+            .segment_of(self.game, player, history)
+            .cloned()
+            .ok_or_else(|| Error::BadRow {
+                table: ENDGAME_STRATEGY.name.to_owned(),
+                row: 0,
+                detail: format!(
+                    "{}: no rows for player {} after '{}' (every information set has rows)",
+                    self.game,
+                    player.number(),
+                    self.game.history_text(history)
+                ),
+            })?;
+        let at = match cache.iter().position(|(k, _)| *k == key) {
+            Some(at) => at,
+            None => {
+                let group = self.file.read(&key, false)?;
+                cache.push((key, group));
+                cache.len() - 1
+            }
+        };
+        Ok(&cache[at])
+    }
+
+    /// `player`'s probabilities at `history` for every hand, `[hand]` of
+    /// `(action, probability)` in action order, checked to be a
+    /// distribution for every hand.
+    fn information_sets(
+        &self,
+        player: Player,
+        history: History,
+        cache: &mut Vec<(Segment, Group)>,
+    ) -> Result<Vec<Vec<(Action, f64)>>> {
+        let (key, group) = self.group(player, history, cache)?;
+        let hands = self.game.hands(player).len();
+        let mut sets = vec![Vec::new(); hands];
+        for r in group.rows_of(history) {
+            sets[usize::from(group.hand[r])].push((group.action[r], group.probability[r]));
+        }
+        for (i, set) in sets.iter().enumerate() {
+            let sum: f64 = set.iter().map(|a| a.1).sum();
+            if (sum - 1.0).abs() > 1e-9 {
+                return Err(Error::BadRow {
+                    table: ENDGAME_STRATEGY.name.to_owned(),
+                    row: key.first_row + key.rows.start,
+                    detail: format!(
+                        "{}: player {}, hand {}, history '{}': probabilities sum to {sum}",
+                        self.game,
+                        player.number(),
+                        self.game.hands(player).hand(i),
+                        self.game.history_text(history)
+                    ),
+                });
+            }
+        }
+        Ok(sets)
+    }
+
     /// The answer after `history` (text, e.g. `15,16` or `1x5,1x6`) for the
     /// player to move, holding `hand` if given.
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for a history that does not parse or does not
-    /// rise, or a hand that does not fit the player to move.
+    /// rise, or a hand that does not fit the player to move;
+    /// [`Error::BadRow`] and [`Error::CorruptTable`] for rows of the
+    /// strategy table it reads that fail their checks.
     pub fn at(&self, history: &str, hand: Option<&[u8]>) -> Result<EndgamePoint> {
         let game = self.game;
         let history = game.history_of(history)?;
         let mover = game.to_move(history);
+        let mut cache = Vec::new();
         let (hand_text, actions) = match hand {
             Some(faces) => {
                 let hands = game.hands(mover);
@@ -94,7 +176,9 @@ impl StoredEndgame {
                     },
                     other => other.into(),
                 })?;
-                let strategy = &self.strategies[mover.index()];
+                let sets = self.information_sets(mover, history, &mut cache)?;
+                let probability =
+                    |a: Action| sets[index].iter().find(|x| x.0 == a).map_or(0.0, |x| x.1);
                 let actions = game
                     .actions(history)
                     .map(|a| ActionProbability {
@@ -102,7 +186,7 @@ impl StoredEndgame {
                             Action::Call => "call".to_owned(),
                             Action::Bid(b) => game.bid(b).to_string(),
                         },
-                        probability: strategy.probability(index, history, a),
+                        probability: probability(a),
                     })
                     .collect();
                 (Some(hands.hand(index).to_string()), Some(actions))
@@ -111,18 +195,33 @@ impl StoredEndgame {
         };
         let opponent = mover.opponent();
         let opponent_hands = game.hands(opponent);
-        let posterior =
-            Posterior::of(&self.strategies[opponent.index()], history).map(|posterior| {
-                posterior
-                    .probabilities
-                    .iter()
-                    .zip(opponent_hands.iter())
-                    .map(|(&probability, hand)| HandProbability {
-                        hand: hand.to_string(),
-                        probability,
-                    })
-                    .collect()
-            });
+        // The opponent's own reach of the history with each hand: his
+        // probabilities of his bids, in the order he made them.
+        let mut reaches = vec![1.0; opponent_hands.len()];
+        let mut prefix = History::EMPTY;
+        for bid in history.bids() {
+            if game.to_move(prefix) == opponent && reaches.iter().any(|&r| r != 0.0) {
+                let sets = self.information_sets(opponent, prefix, &mut cache)?;
+                for (reach, set) in reaches.iter_mut().zip(&sets) {
+                    *reach *= set
+                        .iter()
+                        .find(|x| x.0 == Action::Bid(bid))
+                        .map_or(0.0, |x| x.1);
+                }
+            }
+            prefix = prefix.then(bid);
+        }
+        let posterior = Posterior::from_reaches(&opponent_hands, &reaches).map(|posterior| {
+            posterior
+                .probabilities
+                .iter()
+                .zip(opponent_hands.iter())
+                .map(|(&probability, hand)| HandProbability {
+                    hand: hand.to_string(),
+                    probability,
+                })
+                .collect()
+        });
         Ok(EndgamePoint {
             to_move: mover.number(),
             history: game.history_text(history),
@@ -130,6 +229,40 @@ impl StoredEndgame {
             actions,
             opponent_posterior: posterior,
         })
+    }
+
+    /// Both behaviour strategies, player 1's first, decoded from every row
+    /// of the game and checked: every information set of both players has
+    /// rows, and its probabilities sum to 1.
+    ///
+    /// # Errors
+    /// As [`StoredEndgame::at`] for every row of the game;
+    /// [`Error::BadRow`] for an information set without rows or whose
+    /// probabilities do not sum to 1.
+    pub fn strategies(&self) -> Result<[Strategy; 2]> {
+        let mut strategies = Player::BOTH.map(|p| Strategy::zero(self.game, p));
+        for strategy in &mut strategies {
+            let player = strategy.player();
+            let mut last_row = 0;
+            for key in self.file.segments_of(self.game, player) {
+                let group = self.file.read(key, true)?;
+                for r in 0..group.history.len() {
+                    strategy.set(
+                        usize::from(group.hand[r]),
+                        History(group.history[r]),
+                        group.action[r],
+                        group.probability[r],
+                    );
+                }
+                last_row = key.first_row + key.rows.end;
+            }
+            strategy.check(1e-9).map_err(|e| Error::BadRow {
+                table: ENDGAME_STRATEGY.name.to_owned(),
+                row: last_row,
+                detail: e.to_string(),
+            })?;
+        }
+        Ok(strategies)
     }
 }
 
@@ -148,36 +281,35 @@ fn bad_row(table: &str, row: usize, detail: impl std::fmt::Display) -> Error {
 }
 
 impl EndgameTables {
-    /// Decode the values and strategy tables and rebuild the strategies.
+    /// Decode the values table and index the strategy table's row groups
+    /// (its rows are decoded when a question needs them).
     ///
     /// # Errors
-    /// As [`read_parquet`]; [`Error::BadRow`] for a game the rules refuse, a
-    /// game listed twice, a strategy row of a game without a value row, a
-    /// hand, history or action that does not belong to its game, rows out of
-    /// key order, or an information set whose probabilities do not sum to 1.
+    /// As [`read_parquet`] for either file; [`Error::BadRow`] for a game the
+    /// rules refuse or too large to hold, a game listed twice, strategy
+    /// rows of a game without a value row, a game without strategy rows,
+    /// or row groups that do not hold one game and player each in key
+    /// order.
     pub fn from_bytes(
         values: impl Into<Bytes>,
         strategy: impl Into<Bytes>,
     ) -> Result<EndgameTables> {
         let values = read_parquet(values.into(), &ENDGAME_VALUES)?;
+        let file = Arc::new(StrategyFile::open(strategy.into())?);
         let table = ENDGAME_VALUES.name;
-        let key = |data: &crate::io::TableData, row: usize| -> Result<Endgame> {
-            let int = |name: &str| -> Result<u8> {
-                let v = data.i32s(name)?[row];
-                u8::try_from(v).map_err(|_| bad_row(data.schema.name, row, format!("{name} = {v}")))
-            };
-            let rules = &data.strings("rules")?[row];
-            let wild = match rules {
-                "normal" => false,
-                "wild" => true,
-                other => return Err(bad_row(data.schema.name, row, format!("rules '{other}'"))),
-            };
-            Endgame::new(int("dice_one")?, int("dice_two")?, int("sides")?, wild)
-                .map_err(|e| bad_row(data.schema.name, row, e))
-        };
         let mut games = BTreeMap::new();
         for row in 0..values.rows() {
-            let game = key(&values, row)?;
+            let int = |name: &str| -> Result<u8> {
+                let v = values.i32s(name)?[row];
+                u8::try_from(v).map_err(|_| bad_row(table, row, format!("{name} = {v}")))
+            };
+            let wild = match &values.strings("rules")?[row] {
+                "normal" => false,
+                "wild" => true,
+                other => return Err(bad_row(table, row, format!("rules '{other}'"))),
+            };
+            let game = Endgame::new(int("dice_one")?, int("dice_two")?, int("sides")?, wild)
+                .map_err(|e| bad_row(table, row, e))?;
             if Player::BOTH
                 .iter()
                 .any(|&p| Strategy::slots(game, p) > MAX_STRATEGY_SLOTS)
@@ -188,6 +320,16 @@ impl EndgameTables {
                     format!("{game} is larger than any stored endgame can be (more than {MAX_STRATEGY_SLOTS} strategy slots)"),
                 ));
             }
+            if Player::BOTH
+                .iter()
+                .any(|&p| file.segments_of(game, p).next().is_none())
+            {
+                return Err(bad_row(
+                    table,
+                    row,
+                    format!("{game} has no rows in {}", ENDGAME_STRATEGY.name),
+                ));
+            }
             let f = |name: &str| -> Result<f64> { Ok(values.f64s(name)?[row]) };
             let i = |name: &str| -> Result<i64> { Ok(values.i64s(name)?[row]) };
             let stored = StoredEndgame {
@@ -196,128 +338,42 @@ impl EndgameTables {
                 value_exact: values.strings("value_exact")?[row].to_owned(),
                 exploitability: f("exploitability")?,
                 best_responses: [f("best_response_one")?, f("best_response_two")?],
+                method: values.strings("method")?[row].to_owned(),
+                lp_solves: values.i32s("lp_solves")?[row],
                 lp_size: [i("lp_rows")?, i("lp_columns")?, i("lp_nonzeros")?],
-                strategies: Player::BOTH.map(|p| Strategy::zero(game, p)),
+                full_lp_size: [
+                    i("full_lp_rows")?,
+                    i("full_lp_columns")?,
+                    i("full_lp_nonzeros")?,
+                ],
+                file: Arc::clone(&file),
             };
             if games.insert(game, stored).is_some() {
                 return Err(bad_row(table, row, format!("{game} listed twice")));
             }
         }
-        let data = read_parquet(strategy.into(), &ENDGAME_STRATEGY)?;
-        let table = ENDGAME_STRATEGY.name;
-        let (players, hands, histories, actions, probabilities) = (
-            data.i32s("player")?,
-            data.strings("hand")?,
-            data.strings("history")?,
-            data.strings("action")?,
-            data.f64s("probability")?,
-        );
-        // Histories as bid lists, parsed once per distinct text.
-        let parsed: Vec<std::result::Result<Vec<EndgameBid>, String>> = histories
-            .dictionary()
-            .iter()
-            .map(|text| {
-                text.split(',')
-                    .filter(|p| !p.is_empty())
-                    .map(|p| EndgameBid::parse(p).map_err(|e| e.to_string()))
-                    .collect()
-            })
-            .collect();
-        let mut previous: Option<(Endgame, u8, usize, Vec<u8>, u8)> = None;
-        // Hands as faces, parsed once per distinct text; the hands of both
-        // players of the current game, enumerated once per game (rows come
-        // grouped by game).
-        let hand_faces: Vec<Option<Vec<u8>>> = hands
-            .dictionary()
-            .iter()
-            .map(|text| text.split(',').map(|f| f.trim().parse().ok()).collect())
-            .collect();
-        let mut current: Option<(Endgame, [gametab_games::dice::endgame::Hands; 2])> = None;
-        for row in 0..data.rows() {
-            let game = key(&data, row)?;
-            if current.as_ref().is_none_or(|(g, _)| *g != game) {
-                current = Some((game, Player::BOTH.map(|p| game.hands(p))));
-            }
-            let game_hands = &current.as_ref().expect("set just above").1;
-            let stored = games.get_mut(&game).ok_or_else(|| {
-                bad_row(
-                    table,
-                    row,
-                    format!("{game} has no row in {}", ENDGAME_VALUES.name),
-                )
-            })?;
-            let player = Player::from_number(players[row].max(0) as u32)
-                .map_err(|e| bad_row(table, row, e))?;
-            let faces = hand_faces[hands.codes()[row] as usize]
-                .as_ref()
-                .ok_or_else(|| bad_row(table, row, format!("hand '{}'", &hands[row])))?;
-            let hand = game_hands[player.index()]
-                .index_of(faces)
-                .map_err(|e| bad_row(table, row, e))?;
-            let bids = parsed[histories.codes()[row] as usize]
-                .as_ref()
-                .map_err(|e| bad_row(table, row, e))?;
-            let mut history = History::EMPTY;
-            let mut indices = Vec::with_capacity(bids.len());
-            for &bid in bids {
-                let index = game.bid_index(bid).map_err(|e| bad_row(table, row, e))?;
-                if history.last().is_some_and(|last| index <= last) {
-                    return Err(bad_row(table, row, "bids of the history do not rise"));
-                }
-                indices.push(index);
-                history = history.then(index);
-            }
-            if game.to_move(history) != player {
-                return Err(bad_row(
-                    table,
-                    row,
-                    format!(
-                        "player {} does not move after '{}'",
-                        player.number(),
-                        &histories[row]
-                    ),
-                ));
-            }
-            let action = match &actions[row] {
-                "call" => Action::Call,
-                text => Action::Bid(
-                    EndgameBid::parse(text)
-                        .and_then(|b| game.bid_index(b))
-                        .map_err(|e| bad_row(table, row, e))?,
-                ),
-            };
-            if !game.actions(history).any(|a| a == action) {
-                return Err(bad_row(
-                    table,
-                    row,
-                    format!("{} is not legal after '{}'", &actions[row], &histories[row]),
-                ));
-            }
-            // Key order: game, player, hand, history (as a bid list), action
-            // (bids rising, then the call).
-            let action_rank = match action {
-                Action::Bid(b) => b,
-                Action::Call => u8::MAX,
-            };
-            let this = (game, player.number(), hand, indices, action_rank);
-            if previous.as_ref().is_some_and(|p| *p >= this) {
-                return Err(bad_row(table, row, "rows out of key order or repeated"));
-            }
-            let p = probabilities[row];
-            if !(p > 0.0 && p <= 1.0) {
-                return Err(bad_row(table, row, format!("probability {p}")));
-            }
-            stored.strategies[player.index()].set(hand, history, action, p);
-            previous = Some(this);
-        }
-        for stored in games.values() {
-            for strategy in &stored.strategies {
-                strategy
-                    .check(1e-9)
-                    .map_err(|e| bad_row(table, data.rows(), e))?;
-            }
+        if let Some(game) = file.games().find(|g| !games.contains_key(g)) {
+            return Err(bad_row(
+                ENDGAME_STRATEGY.name,
+                0,
+                format!("{game} has no row in {}", ENDGAME_VALUES.name),
+            ));
         }
         Ok(EndgameTables { games })
+    }
+
+    /// Decode and check every row of the strategy table, as
+    /// [`StoredEndgame::strategies`] does for each game: a set that passes
+    /// answers every question without a row error. (Questions themselves
+    /// decode only the row groups they need.)
+    ///
+    /// # Errors
+    /// As [`StoredEndgame::strategies`].
+    pub fn check_every_row(&self) -> Result<()> {
+        for stored in self.games.values() {
+            stored.strategies()?;
+        }
+        Ok(())
     }
 
     /// The stored game `game`.

@@ -4,6 +4,7 @@
 //! the engine of `gametab_games::dice` what lies off the grid.
 
 pub mod endgame;
+mod endgame_groups;
 mod grid_params;
 mod index;
 pub mod schema;

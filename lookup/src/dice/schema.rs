@@ -72,11 +72,12 @@ pub const DECISIONS: TableSchema = TableSchema {
 pub const ALL: [TableSchema; 3] = [BID_PROBABILITIES, BIDDER_POSTERIORS, DECISIONS];
 
 /// Endgame values: one row per endgame (player 1's dice, player 2's dice,
-/// sides, rules), solved exactly by the sequence-form LP and certified.
+/// sides, rules), solved exactly (a sequence-form LP, or the double oracle
+/// over restricted LPs) and certified.
 pub const ENDGAME_VALUES: TableSchema = TableSchema {
     name: "dice_endgame_values",
     file: "dice_endgame_values.parquet",
-    version: 1,
+    version: 2,
     columns: &[
         col("dice_one", Int32),
         col("dice_two", Int32),
@@ -87,30 +88,38 @@ pub const ENDGAME_VALUES: TableSchema = TableSchema {
         col("exploitability", Float64),
         col("best_response_one", Float64),
         col("best_response_two", Float64),
+        col("method", Utf8),
+        col("lp_solves", Int32),
         col("lp_rows", Int64),
         col("lp_columns", Int64),
         col("lp_nonzeros", Int64),
+        col("full_lp_rows", Int64),
+        col("full_lp_columns", Int64),
+        col("full_lp_nonzeros", Int64),
     ],
     key_columns: 4,
 };
 
-/// Endgame strategies: one row per (game, player, hand, bid history,
-/// action) with a positive equilibrium probability; every information set of
-/// every player has at least one row, and an action without a row has
-/// probability 0.
+/// Endgame strategies: one row per (game, player, bid history, hand,
+/// action) with a positive equilibrium probability; every information set
+/// of every player has at least one row, and an action without a row has
+/// probability 0. Histories are bit sets of bid indices, hands and actions
+/// small integers (`tables/README.md`). Row groups hold one (game, player)
+/// and a range of histories each, so a reader decodes only those of the
+/// histories it asks about.
 pub const ENDGAME_STRATEGY: TableSchema = TableSchema {
     name: "dice_endgame_strategy",
     file: "dice_endgame_strategy.parquet",
-    version: 1,
+    version: 2,
     columns: &[
         col("dice_one", Int32),
         col("dice_two", Int32),
         col("sides", Int32),
         col("rules", Utf8),
         col("player", Int32),
-        col("hand", Utf8),
-        col("history", Utf8),
-        col("action", Utf8),
+        col("history", Int32),
+        col("hand", Int32),
+        col("action", Int32),
         col("probability", Float64),
         col("reach", Float64),
         col("on_path", Bool),
@@ -119,20 +128,19 @@ pub const ENDGAME_STRATEGY: TableSchema = TableSchema {
 };
 
 /// Endgame posteriors: one row per (game, viewer, bid history, opponent's
-/// hand) for every history the opponent reaches with positive equilibrium
-/// probability.
+/// hand) for every history that equilibrium play reaches, zeros included.
 pub const ENDGAME_POSTERIORS: TableSchema = TableSchema {
     name: "dice_endgame_posteriors",
     file: "dice_endgame_posteriors.parquet",
-    version: 1,
+    version: 2,
     columns: &[
         col("dice_one", Int32),
         col("dice_two", Int32),
         col("sides", Int32),
         col("rules", Utf8),
         col("viewer", Int32),
-        col("history", Utf8),
-        col("opponent_hand", Utf8),
+        col("history", Int32),
+        col("opponent_hand", Int32),
         col("probability", Float64),
     ],
     key_columns: 7,

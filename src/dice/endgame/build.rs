@@ -22,7 +22,7 @@ use std::time::Instant;
 use anyhow::Result;
 use rayon::prelude::*;
 
-use gametab_games::dice::endgame::{Endgame, Player};
+use gametab_games::dice::endgame::{Endgame, Player, Strategy, MAX_STRATEGY_SLOTS};
 
 use super::{cache, rows, solve, LpOptions, SolvedEndgame};
 use crate::options::BuildOptions;
@@ -34,41 +34,45 @@ pub fn cache_path(options: &BuildOptions) -> Option<PathBuf> {
     Some(path.with_file_name("dice_endgame_games.bin"))
 }
 
-/// The games of the default build, exactly those of the published table:
-/// 1v1 with 1 to 6 sides, 2v1 and 1v2 with 1 to 5 sides, normal rules from
-/// one side and wild ones from two (29 games). The six-sided wild
-/// three-dice games are in [`frontier_games`].
+/// The games of the default build: every game of three dice or fewer, 1v1,
+/// 2v1 and 1v2 with 1 to 6 sides under normal rules and 2 to 6 with wild
+/// ones (33 games; the published table's 29 and the four six-sided
+/// three-dice games it left blank or never had).
 pub fn default_games() -> Vec<Endgame> {
     let mut games = Vec::new();
     for (a, b) in [(1, 1), (2, 1), (1, 2)] {
-        let most = if a + b == 2 { 6 } else { 5 };
-        for sides in 1..=most {
+        for sides in 1..=6 {
             games.extend(Endgame::new(a, b, sides, false));
         }
-        for sides in 2..=most {
+        for sides in 2..=6 {
             games.extend(Endgame::new(a, b, sides, true));
         }
     }
     games
 }
 
-/// The games `--endgame-frontier` adds: the six-sided three-dice games
-/// with wild ones, two dice each, and three against one, as far as the LPs
-/// stay within minutes on the build machine.
+/// The games `--endgame-frontier` adds: two dice each, three against one
+/// and one against three, with 2 to 6 sides, normal and wild, as far as
+/// they fit a dense strategy ([`fits`]).
 pub fn frontier_games() -> Vec<Endgame> {
     let mut games = Vec::new();
-    for (a, b) in [(2, 1), (1, 2)] {
-        games.extend(Endgame::new(a, b, 6, true));
-    }
     for (a, b) in [(2, 2), (3, 1), (1, 3)] {
-        for sides in 2..=4 {
+        for sides in 2..=6 {
             games.extend(Endgame::new(a, b, sides, false));
-        }
-        for sides in 3..=5 {
             games.extend(Endgame::new(a, b, sides, true));
         }
     }
+    games.retain(|&g| fits(g));
     games
+}
+
+/// Whether `game`'s strategies fit the dense layout of
+/// [`gametab_games::dice::endgame::Strategy`] within
+/// [`MAX_STRATEGY_SLOTS`] (the tables' readers refuse larger games).
+pub fn fits(game: Endgame) -> bool {
+    Player::BOTH
+        .iter()
+        .all(|&p| Strategy::slots(game, p) <= MAX_STRATEGY_SLOTS)
 }
 
 /// Why a table set may lack `game`, for an error message: the default
@@ -83,12 +87,18 @@ pub fn where_solved(game: Endgame) -> &'static str {
     }
 }
 
-/// What produced a cached game: a change here invalidates the cache.
+/// What produced a cached game: a change here invalidates the cache (a
+/// game solved by another method or tolerance would be a different,
+/// equally certified equilibrium, and the tables would depend on the
+/// cache).
 fn fingerprint(options: LpOptions) -> String {
     format!(
-        "gametab {} dice endgame; HiGHS {}; tolerances 1e-10",
+        "gametab {} dice endgame; HiGHS {}, tolerances 1e-10; full LP for wild games up to {} bids, else the double oracle to {:e}, warm start {}",
         env!("CARGO_PKG_VERSION"),
-        options.method
+        options.method,
+        super::FULL_LP_MAX_WILD_BIDS,
+        super::oracle::IMPROVEMENT,
+        options.warm_start
     )
 }
 
@@ -145,11 +155,12 @@ pub fn build(
             if options.progress {
                 match &solved {
                     Ok(s) => eprintln!(
-                        "endgame {game}: LP {} x {}, {} nonzeros, solved in {:.1} s",
+                        "endgame {game}: {}, LP {} x {}, {} nonzeros, in {:.1} s",
+                        s.method.name(),
                         s.size.rows,
                         s.size.columns,
                         s.size.nonzeros,
-                        s.solved_in.as_secs_f64()
+                        (s.built_in + s.solved_in).as_secs_f64()
                     ),
                     Err(e) => eprintln!("endgame {game}: {e:#}"),
                 }
@@ -165,11 +176,16 @@ pub fn build(
         from_cache += usize::from(hit);
         if !hit {
             lines.push(format!(
-                "{}: LP {} x {} ({} nonzeros), built in {:.3} s, solved in {:.3} s, exploitability {:.1e}",
+                "{}: {} ({} LPs), LP {} x {} ({} nonzeros; full LP {} x {}, {} nonzeros), {:.3} s + {:.3} s, exploitability {:.1e}",
                 game.game,
+                game.method.name(),
+                game.lps,
                 game.size.rows,
                 game.size.columns,
                 game.size.nonzeros,
+                game.full_size.rows,
+                game.full_size.columns,
+                game.full_size.nonzeros,
                 game.built_in.as_secs_f64(),
                 game.solved_in.as_secs_f64(),
                 game.certificate.exploitability()
@@ -195,12 +211,20 @@ pub fn build(
             ));
         }
     }
-    for (what, table) in [
-        ("endgame values", rows::values(&solved)?),
-        ("endgame strategies", rows::strategies(&solved)?),
-        ("endgame posteriors", rows::posteriors(&solved)?),
+    let strategy = rows::strategies(&solved)?;
+    for (what, table, starts) in [
+        ("endgame values", rows::values(&solved)?, None),
+        (
+            "endgame strategies",
+            strategy.data,
+            Some(strategy.group_starts),
+        ),
+        ("endgame posteriors", rows::posteriors(&solved)?, None),
     ] {
-        let written = writer.write(&table)?;
+        let written = match starts {
+            Some(starts) => writer.write_grouped(&table, &starts)?,
+            None => writer.write(&table)?,
+        };
         lines.push(format!(
             "{what}: {} rows, {} bytes in {}",
             written.rows, written.bytes, written.file

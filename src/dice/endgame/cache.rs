@@ -1,10 +1,10 @@
 //! On-disk cache of solved endgames, so a rerun of `gametab build` skips the
-//! LPs. Like the Murder Plan cache it is never trusted: every cached game is
-//! certified again by the best-response walk before use, and a file that is
-//! unreadable, corrupt, of another version or for another solver is ignored
-//! with a warning.
+//! solves. Like the Murder Plan cache it is never trusted: every cached game
+//! is certified again by the best-response walk before use, and a file that
+//! is unreadable, corrupt, of another version or for another solver is
+//! ignored with a warning.
 //!
-//! # File format (version 1)
+//! # File format (version 2)
 //!
 //! | bytes | field                                                       |
 //! |-------|-------------------------------------------------------------|
@@ -15,10 +15,18 @@
 //! | 32    | BLAKE2b-256 of every byte before it                         |
 //!
 //! The payload holds the fingerprint (generator version and LP options) and
-//! the games in key order, each with its LP value, sizes and both
-//! strategies as `(hand, history bits, action, probability)` entries of
-//! positive probability (action 0 is the call, `b + 1` the bid `b`). Floats
-//! are their 8 IEEE-754 bytes, so a strategy round-trips bit for bit.
+//! the games in key order, each with its value, method, sizes and both
+//! strategies as the solver gave them, before the best-response fill: the
+//! `(hand, history bits, action, probability)` entries of positive
+//! probability (action 0 is the call, `b + 1` the bid `b`) at the
+//! information sets the LP (or the restricted LP) reaches. Everywhere else
+//! a player plays the default ([`super::restricted::default_action`]);
+//! restoring a game rebuilds that, fills the information sets each
+//! player's own play never reaches with a best response exactly as the
+//! solve did, and certifies the result. So the file holds the equilibrium's
+//! support, not the millions of filled information sets of the larger
+//! games, and a restored game is bit for bit the solved one. Floats are
+//! their 8 IEEE-754 bytes.
 
 use std::fs;
 use std::path::Path;
@@ -32,34 +40,42 @@ use gametab_games::dice::endgame::{
     Action, Endgame, History, Player, Strategy, MAX_STRATEGY_SLOTS,
 };
 
-use super::{certificate, exact_value, LpSize, SolvedEndgame};
+use super::{certificate, exact_value, LpSize, Method, SolvedEndgame};
 use crate::output::write_atomically;
 
 /// The first bytes of the file.
 pub const MAGIC: &[u8; 8] = b"GAMETABE";
 
 /// Version of the layout; files of another version are ignored.
-pub const FORMAT_VERSION: u32 = 1;
+pub const FORMAT_VERSION: u32 = 2;
 
-/// Largest file read (a cache of every default game is a few tens of MB).
+/// Largest file read (a cache of every game is a few MB).
 const MAX_FILE_BYTES: u64 = 1 << 32;
 
 const CHECKSUM_LEN: usize = 32;
 const HEADER_LEN: usize = 8 + 4 + 8;
+
+/// One strategy entry: hand, history bits, action (0 = call, `b + 1` = bid
+/// `b`), probability.
+pub type CachedEntry = (u8, u32, u8, f64);
 
 /// One cached game.
 #[derive(Debug, Clone, PartialEq, Encode, Decode)]
 pub struct CachedGame {
     /// Dice of player 1 and 2, sides, wild ones.
     pub key: (u8, u8, u8, bool),
-    /// The LP's value.
+    /// The solver's value.
     pub value: f64,
-    /// LP rows, columns, nonzeros.
+    /// [`Method::name`].
+    pub method: String,
+    /// Rows, columns, nonzeros of the LP solved (the last restricted LP).
     pub size: (u64, u64, u64),
+    /// Rows, columns, nonzeros of the full game's LP.
+    pub full_size: (u64, u64, u64),
     /// LPs solved.
     pub lps: u32,
-    /// Each player's entries of positive probability.
-    pub strategies: [Vec<(u8, u32, u8, f64)>; 2],
+    /// Each player's entries of positive probability, before the fill.
+    pub strategies: [Vec<CachedEntry>; 2],
 }
 
 /// The payload.
@@ -84,71 +100,116 @@ fn key_of(game: Endgame) -> (u8, u8, u8, bool) {
     )
 }
 
+fn triple(size: LpSize) -> (u64, u64, u64) {
+    (size.rows, size.columns, size.nonzeros)
+}
+
+fn size_of(t: (u64, u64, u64)) -> LpSize {
+    LpSize {
+        rows: t.0,
+        columns: t.1,
+        nonzeros: t.2,
+    }
+}
+
+/// The entry of `(hand, history, action, probability)`.
+pub fn entry_of(hand: usize, history: History, action: Action, p: f64) -> CachedEntry {
+    let action = match action {
+        Action::Call => 0,
+        Action::Bid(b) => b + 1,
+    };
+    (hand as u8, history.0, action, p)
+}
+
+/// Both strategies of `game` from the solver's entries: the default
+/// everywhere, the entries where given, then the best-response fill of
+/// each player's unreached information sets (player 1's against player 2's
+/// strategy first, then player 2's against the filled player 1's), as
+/// [`super::solve_with`] does.
+///
+/// # Errors
+/// An entry outside the game, or a strategy that does not sum to 1.
+pub fn strategies_from_entries(
+    game: Endgame,
+    entries: &[Vec<CachedEntry>; 2],
+) -> Result<[Strategy; 2]> {
+    ensure!(
+        Player::BOTH
+            .iter()
+            .all(|&p| Strategy::slots(game, p) <= MAX_STRATEGY_SLOTS),
+        "{game} is larger than any cached endgame can be"
+    );
+    let mut strategies = Player::BOTH.map(|p| super::oracle::default_strategy(game, p));
+    for (p, entries) in entries.iter().enumerate() {
+        let strategy = &mut strategies[p];
+        let hands = game.hands(strategy.player()).len();
+        let mut cleared: Option<(u8, u32)> = None;
+        for &(hand, h, action, prob) in entries {
+            let history = History(h);
+            ensure!(
+                usize::from(hand) < hands
+                    && (h as usize) < game.history_count()
+                    && game.to_move(history) == strategy.player(),
+                "{game}: entry ({hand}, {h}) is not an information set of player {}",
+                p + 1
+            );
+            let action = match action {
+                0 => Action::Call,
+                b => Action::Bid(b - 1),
+            };
+            ensure!(
+                game.actions(history).any(|legal| legal == action),
+                "{game}: action {action:?} is not legal after history {h}"
+            );
+            if cleared != Some((hand, h)) {
+                // The default gives way to the entries of this set.
+                let default = super::restricted::default_action(history);
+                strategy.set(usize::from(hand), history, default, 0.0);
+                cleared = Some((hand, h));
+            }
+            strategy.set(usize::from(hand), history, action, prob);
+        }
+    }
+    let [mut one, mut two] = strategies;
+    certificate::best_response(&two, Some(&mut one));
+    certificate::best_response(&one, Some(&mut two));
+    one.check(1e-9)?;
+    two.check(1e-9)?;
+    Ok([one, two])
+}
+
 impl CachedGame {
     /// The cache entry of a solved game.
     pub fn of(solved: &SolvedEndgame) -> CachedGame {
-        let entries = |s: &Strategy| {
-            s.positive()
-                .map(|(hand, h, a, p)| {
-                    let action = match a {
-                        Action::Call => 0,
-                        Action::Bid(b) => b + 1,
-                    };
-                    (hand as u8, h.0, action, p)
-                })
-                .collect()
-        };
         CachedGame {
             key: key_of(solved.game),
             value: solved.value,
-            size: (solved.size.rows, solved.size.columns, solved.size.nonzeros),
+            method: solved.method.name().to_owned(),
+            size: triple(solved.size),
+            full_size: triple(solved.full_size),
             lps: solved.lps,
-            strategies: [
-                entries(&solved.strategies[0]),
-                entries(&solved.strategies[1]),
-            ],
+            strategies: solved.entries.clone(),
         }
     }
 
     /// The game, certified afresh.
     ///
     /// # Errors
-    /// An entry outside the game, a strategy that does not sum to 1, or a
-    /// certificate above [`super::MAX_EXPLOITABILITY`].
+    /// An entry outside the game, a strategy that does not sum to 1, an
+    /// unknown method, or a certificate above
+    /// [`super::MAX_EXPLOITABILITY`].
     pub fn restore(&self) -> Result<SolvedEndgame> {
         let (a, b, sides, wild) = self.key;
         let game = Endgame::new(a, b, sides, wild)?;
-        ensure!(
-            Player::BOTH
-                .iter()
-                .all(|&p| Strategy::slots(game, p) <= MAX_STRATEGY_SLOTS),
-            "{game} is larger than any cached endgame can be"
-        );
-        let mut strategies = Player::BOTH.map(|p| Strategy::zero(game, p));
-        for (p, entries) in self.strategies.iter().enumerate() {
-            let strategy = &mut strategies[p];
-            let hands = game.hands(strategy.player()).len();
-            for &(hand, h, action, prob) in entries {
-                let history = History(h);
-                ensure!(
-                    usize::from(hand) < hands
-                        && (h as usize) < game.history_count()
-                        && game.to_move(history) == strategy.player(),
-                    "{game}: entry ({hand}, {h}) is not an information set of player {}",
-                    p + 1
-                );
-                let action = match action {
-                    0 => Action::Call,
-                    b => Action::Bid(b - 1),
-                };
-                ensure!(
-                    game.actions(history).any(|legal| legal == action),
-                    "{game}: action {action:?} is not legal after history {h}"
-                );
-                strategy.set(usize::from(hand), history, action, prob);
-            }
-            strategy.check(1e-9)?;
+        let method = Method::from_name(&self.method)
+            .with_context(|| format!("{game}: unknown method {:?}", self.method))?;
+        let mut entries = self.strategies.clone();
+        for list in &mut entries {
+            // Sorted by (hand, history, action), so one set's entries are
+            // together (the fill's default clearing relies on it).
+            list.sort_by_key(|&(hand, h, action, _)| (hand, h, action));
         }
+        let strategies = strategies_from_entries(game, &entries)?;
         let cert = certificate::certify(&strategies[0], &strategies[1]);
         if !cert.is_certified() {
             bail!(
@@ -159,14 +220,13 @@ impl CachedGame {
         Ok(SolvedEndgame {
             game,
             strategies,
+            entries,
             value: self.value,
             exact: exact_value(self.value, &cert),
             certificate: cert,
-            size: LpSize {
-                rows: self.size.0,
-                columns: self.size.1,
-                nonzeros: self.size.2,
-            },
+            method,
+            size: size_of(self.size),
+            full_size: size_of(self.full_size),
             lps: self.lps,
             built_in: Default::default(),
             solved_in: Default::default(),

@@ -124,8 +124,15 @@ pub struct GameSummary {
     pub value_exact: String,
     /// Exploitability of the stored strategies (best-response certificate).
     pub exploitability: f64,
-    /// LP rows, columns and nonzeros.
+    /// How it was solved: `full_lp` or `double_oracle`.
+    pub method: String,
+    /// LPs solved (the double oracle's rounds).
+    pub lp_solves: i32,
+    /// Rows, columns and nonzeros of the LP solved (the double oracle's
+    /// final restricted LP).
     pub lp_size: [i64; 3],
+    /// Rows, columns and nonzeros of the full game's LP.
+    pub full_lp_size: [i64; 3],
 }
 
 /// The whole answer: the game and the point.
@@ -153,7 +160,10 @@ pub fn document(stored: &StoredEndgame, query: &EndgameQuery) -> Result<EndgameD
             value: stored.value,
             value_exact: stored.value_exact.clone(),
             exploitability: stored.exploitability,
+            method: stored.method.clone(),
+            lp_solves: stored.lp_solves,
             lp_size: stored.lp_size,
+            full_lp_size: stored.full_lp_size,
         },
         point,
     })
@@ -198,9 +208,26 @@ fn describe(doc: &EndgameDocument) -> String {
     } else {
         format!(" = {}", g.value_exact)
     };
+    let lp = if g.method == "double_oracle" {
+        format!(
+            "double oracle, {} restricted LPs, the last {} x {} with {} nonzeros; full LP {} x {}, {} nonzeros",
+            g.lp_solves,
+            g.lp_size[0],
+            g.lp_size[1],
+            g.lp_size[2],
+            g.full_lp_size[0],
+            g.full_lp_size[1],
+            g.full_lp_size[2]
+        )
+    } else {
+        format!(
+            "LP {} x {}, {} nonzeros",
+            g.lp_size[0], g.lp_size[1], g.lp_size[2]
+        )
+    };
     let mut text = format!(
-        "{}v{} {}-sided {}: value to player 1 {:+.6}{exact} (exploitability {:.1e}; LP {} x {}, {} nonzeros)\n",
-        g.dice_one, g.dice_two, g.sides, g.rules, g.value, g.exploitability, g.lp_size[0], g.lp_size[1], g.lp_size[2]
+        "{}v{} {}-sided {}: value to player 1 {:+.6}{exact} (exploitability {:.1e}; {lp})\n",
+        g.dice_one, g.dice_two, g.sides, g.rules, g.value, g.exploitability
     );
     let p = &doc.point;
     let bids = if p.history.is_empty() {

@@ -28,7 +28,7 @@ use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
 use anyhow::{bail, Context, Result};
-use highs::{ColProblem, HighsModelStatus, Model, Row, Sense};
+use highs::{ColProblem, HighsModelStatus, Model, Row, Sense, SolvedModel};
 
 use gametab_games::dice::endgame::{Action, Endgame, Hands, History, Player, Strategy};
 
@@ -39,6 +39,9 @@ pub struct LpOptions {
     pub threads: u32,
     /// HiGHS's `solver` option: `simplex`, `ipm` or `choose`.
     pub method: &'static str,
+    /// The double oracle re-solves its growing restricted LP from the last
+    /// basis (else it solves each round's LP afresh).
+    pub warm_start: bool,
 }
 
 impl Default for LpOptions {
@@ -49,6 +52,7 @@ impl Default for LpOptions {
         LpOptions {
             threads: 1,
             method: "simplex",
+            warm_start: true,
         }
     }
 }
@@ -128,6 +132,29 @@ fn weighted_payoff(
     sign * f64::from(payoff)
         * f64::from(my_hands.weight(mine))
         * f64::from(their_hands.weight(theirs))
+}
+
+/// Solve `problem` (an LP of `game`, maximised) with HiGHS as `options`
+/// say, with primal and dual feasibility tolerances of 1e-10.
+///
+/// # Errors
+/// HiGHS refuses the model, or ends with any status but optimal.
+pub fn run_highs(problem: ColProblem, game: Endgame, options: LpOptions) -> Result<SolvedModel> {
+    let mut model = Model::try_new(problem)
+        .map_err(|status| anyhow::anyhow!("HiGHS refused the LP of {game}: {status:?}"))?;
+    model.make_quiet();
+    model.set_sense(Sense::Maximise);
+    model.set_threads(NonZeroU32::new(options.threads.max(1)).unwrap_or(NonZeroU32::MIN));
+    model.set_option("solver", options.method);
+    model.set_option("primal_feasibility_tolerance", 1e-10);
+    model.set_option("dual_feasibility_tolerance", 1e-10);
+    let solved = model
+        .try_solve()
+        .map_err(|status| anyhow::anyhow!("HiGHS failed on the LP of {game}: {status:?}"))?;
+    if solved.status() != HighsModelStatus::Optimal {
+        bail!("the LP of {game} ended {:?}, not optimal", solved.status());
+    }
+    Ok(solved)
 }
 
 /// Build and solve the LP of `game` with `maximiser` as the maximiser.
@@ -256,22 +283,9 @@ pub fn solve_lp(game: Endgame, maximiser: Player, options: LpOptions) -> Result<
     size.columns = u64::from(column);
     let built_in = start.elapsed();
 
-    let mut model = Model::try_new(problem)
-        .map_err(|status| anyhow::anyhow!("HiGHS refused the LP of {game}: {status:?}"))?;
-    model.make_quiet();
-    model.set_sense(Sense::Maximise);
-    model.set_threads(NonZeroU32::new(options.threads.max(1)).unwrap_or(NonZeroU32::MIN));
-    model.set_option("solver", options.method);
-    model.set_option("primal_feasibility_tolerance", 1e-10);
-    model.set_option("dual_feasibility_tolerance", 1e-10);
     let solving = Instant::now();
-    let solved = model
-        .try_solve()
-        .map_err(|status| anyhow::anyhow!("HiGHS failed on the LP of {game}: {status:?}"))?;
+    let solved = run_highs(problem, game, options)?;
     let solved_in = solving.elapsed();
-    if solved.status() != HighsModelStatus::Optimal {
-        bail!("the LP of {game} ended {:?}, not optimal", solved.status());
-    }
     let rolls = f64::from(hands_max.total_weight()) * f64::from(hands_min.total_weight());
     let value = solved.objective_value() / rolls;
     let solution = solved.get_solution();
@@ -312,4 +326,46 @@ pub fn solve_lp(game: Endgame, maximiser: Player, options: LpOptions) -> Result<
         built_in,
         solved_in,
     })
+}
+
+/// The size [`solve_lp`] gives the LP of `game` with player 1 maximising,
+/// counted without building it (one pass over the histories): the full
+/// game's size beside a restricted LP's.
+pub fn full_size(game: Endgame) -> LpSize {
+    let (one, two) = (Player::One, Player::Two);
+    let n1 = game.hands(one).len() as u64;
+    let n2 = game.hands(two).len() as u64;
+    let bids = game.bid_count() as u64;
+    let mut size = LpSize::default();
+    for h in (0..game.history_count() as u32).map(History) {
+        let mover = game.to_move(h);
+        let later = bids - h.last().map_or(0, |l| u64::from(l) + 1);
+        let actions = later + u64::from(!h.is_empty());
+        let moved_last = (!h.is_empty()).then(|| game.to_move(h.parent()));
+        if mover == one {
+            // Player 1's information set; his call, with a payoff against
+            // every hand of player 2.
+            size.rows += n1;
+            if !h.is_empty() {
+                size.columns += n1;
+                size.nonzeros += n1 * (1 + n2);
+            }
+        } else {
+            // Player 2's information-set value and his call's row.
+            size.columns += n2;
+            size.nonzeros += n2 * (actions + u64::from(h.len() >= 2));
+            size.rows += n2;
+        }
+        match moved_last {
+            Some(p) if p == one => {
+                // Player 1's bid sequence ending here: its infoset, the
+                // infosets after player 2's raises, player 2's calls.
+                size.columns += n1;
+                size.nonzeros += n1 * (1 + later + n2);
+            }
+            Some(_) => size.rows += n2,
+            None => {}
+        }
+    }
+    size
 }

@@ -13,7 +13,10 @@ pub mod build;
 pub mod cache;
 pub mod certificate;
 pub mod cli;
+pub mod growing_lp;
 pub mod lp;
+pub mod oracle;
+pub mod restricted;
 pub mod rows;
 
 use std::fmt;
@@ -116,6 +119,33 @@ impl fmt::Display for Fraction {
     }
 }
 
+/// How a game is solved.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum Method {
+    /// One sequence-form LP of the whole game ([`lp`]).
+    FullLp,
+    /// The sequence-form double oracle ([`oracle`]): restricted LPs grown by
+    /// best responses.
+    DoubleOracle,
+}
+
+impl Method {
+    /// `full_lp` or `double_oracle`, as in the values table.
+    pub fn name(self) -> &'static str {
+        match self {
+            Method::FullLp => "full_lp",
+            Method::DoubleOracle => "double_oracle",
+        }
+    }
+
+    /// The method named `name` ([`Method::name`]).
+    pub fn from_name(name: &str) -> Option<Method> {
+        [Method::FullLp, Method::DoubleOracle]
+            .into_iter()
+            .find(|m| m.name() == name)
+    }
+}
+
 /// A solved, certified endgame.
 #[derive(Debug, Clone)]
 pub struct SolvedEndgame {
@@ -123,6 +153,10 @@ pub struct SolvedEndgame {
     pub game: Endgame,
     /// Both behaviour strategies, player 1's first.
     pub strategies: [Strategy; 2],
+    /// Both strategies as the solver gave them, before the best-response
+    /// fill ([`cache::strategies_from_entries`] rebuilds `strategies` from
+    /// them): sorted by (hand, history, action).
+    pub entries: [Vec<cache::CachedEntry>; 2],
     /// Player 1's expected payoff under the LP's optimum.
     pub value: f64,
     /// The value as a fraction, when one with a denominator up to
@@ -130,40 +164,119 @@ pub struct SolvedEndgame {
     pub exact: Option<Fraction>,
     /// The best-response certificate of the stored strategies.
     pub certificate: Certificate,
-    /// Size of the (first) LP.
+    /// How it was solved.
+    pub method: Method,
+    /// Size of the LP solved: the full LP's, or the final restricted LP's.
     pub size: LpSize,
-    /// LPs solved (1, or 2 when the duals did not certify).
+    /// Size of the full game's sequence-form LP ([`lp::full_size`]).
+    pub full_size: LpSize,
+    /// LPs solved (1 or 2 for the full LP; the rounds of the double
+    /// oracle).
     pub lps: u32,
     /// Time spent building LPs.
     pub built_in: Duration,
-    /// Time spent in HiGHS.
+    /// Time spent in HiGHS (for the double oracle: in its LPs and best
+    /// responses).
     pub solved_in: Duration,
+}
+
+/// The method the build uses for `game`, by measured cost (instruction
+/// counts and times of `cargo bench --bench endgame_methods`, in
+/// [`build`]'s module doc): the full LP for the wild games with at most
+/// [`FULL_LP_MAX_WILD_BIDS`] bids, whose equilibria mix over much of the
+/// game so that the double oracle needs dozens of rounds for a small LP,
+/// the double oracle for every other game (from 1v1 with five sides on,
+/// 10 to 70 times fewer instructions than the full LP under normal rules).
+pub fn method_for(game: Endgame) -> Method {
+    if game.wild() && game.bid_count() <= FULL_LP_MAX_WILD_BIDS {
+        Method::FullLp
+    } else {
+        Method::DoubleOracle
+    }
+}
+
+/// Wild games with at most this many bids are solved by the full LP.
+pub const FULL_LP_MAX_WILD_BIDS: u32 = 10;
+
+/// Solve `game` by [`method_for`] ([`solve_with`]).
+///
+/// # Errors
+/// As [`solve_with`].
+pub fn solve(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
+    solve_with(game, options, method_for(game))
+}
+
+/// Solve `game` by `method`: both behaviour strategies, unreached
+/// information sets filled with a best response, certified.
+///
+/// # Errors
+/// HiGHS fails, or the certificate is above [`MAX_EXPLOITABILITY`].
+pub fn solve_with(game: Endgame, options: LpOptions, method: Method) -> Result<SolvedEndgame> {
+    match method {
+        Method::FullLp => solve_full(game, options),
+        Method::DoubleOracle => {
+            let found = oracle::solve_double_oracle(game, options)?;
+            let entries = found.entries.map(|list| {
+                list.into_iter()
+                    .map(|(i, h, a, p)| cache::entry_of(i, h, a, p))
+                    .collect()
+            });
+            let strategies = cache::strategies_from_entries(game, &entries)?;
+            let cert = certificate::certify(&strategies[0], &strategies[1]);
+            if !cert.is_certified() {
+                bail!(
+                    "{game}: the double oracle's equilibrium does not certify (exploitability {:e} > {MAX_EXPLOITABILITY:e})",
+                    cert.exploitability()
+                );
+            }
+            Ok(SolvedEndgame {
+                game,
+                strategies,
+                entries,
+                value: found.value,
+                exact: exact_value(found.value, &cert),
+                certificate: cert,
+                method,
+                size: found.size,
+                full_size: lp::full_size(game),
+                lps: found.rounds,
+                built_in: found.lp_time,
+                solved_in: found.response_time,
+            })
+        }
+    }
+}
+
+/// The positive entries of a behaviour strategy, in (hand, history,
+/// action) order.
+fn entries_of(strategy: &Strategy) -> Vec<cache::CachedEntry> {
+    strategy
+        .positive()
+        .map(|(i, h, a, p)| cache::entry_of(i, h, a, p))
+        .collect()
 }
 
 /// Solve `game`: the LP with player 1 maximising, player 2's strategy from
 /// its duals (from player 2's own LP if those do not certify), both turned
 /// into behaviour strategies, unreached information sets filled with a best
 /// response, certified.
-///
-/// # Errors
-/// HiGHS fails, or the certificate is above [`MAX_EXPLOITABILITY`] even
-/// after the second LP.
-pub fn solve(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
+fn solve_full(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
     let first = lp::solve_lp(game, Player::One, options)?;
-    let mut one = certificate::behaviour(&first.maximiser);
-    let mut two = certificate::behaviour(&first.minimiser);
+    let mut entries = [
+        entries_of(&certificate::behaviour(&first.maximiser)),
+        entries_of(&certificate::behaviour(&first.minimiser)),
+    ];
     let (mut built_in, mut solved_in, mut lps) = (first.built_in, first.solved_in, 1);
-    certificate::best_response(&two, Some(&mut one));
-    certificate::best_response(&one, Some(&mut two));
-    let mut cert = certificate::certify(&one, &two);
+    let mut strategies = cache::strategies_from_entries(game, &entries)?;
+    let mut cert = certificate::certify(&strategies[0], &strategies[1]);
     if cert.exploitability() > MAX_EXPLOITABILITY * 1e-2 {
         let second = lp::solve_lp(game, Player::Two, options)?;
         built_in += second.built_in;
         solved_in += second.solved_in;
         lps += 1;
-        two = certificate::behaviour(&second.maximiser);
-        certificate::best_response(&one, Some(&mut two));
-        cert = certificate::certify(&one, &two);
+        entries[1] = entries_of(&certificate::behaviour(&second.maximiser));
+        strategies = cache::strategies_from_entries(game, &entries)?;
+        cert = certificate::certify(&strategies[0], &strategies[1]);
     }
     if !cert.is_certified() {
         bail!(
@@ -174,11 +287,14 @@ pub fn solve(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
     let exact = exact_value(first.value, &cert);
     Ok(SolvedEndgame {
         game,
-        strategies: [one, two],
+        strategies,
+        entries,
         value: first.value,
         exact,
         certificate: cert,
+        method: Method::FullLp,
         size: first.size,
+        full_size: first.size,
         lps,
         built_in,
         solved_in,

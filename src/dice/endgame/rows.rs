@@ -3,11 +3,14 @@
 //! actions of positive probability), and the equilibrium posteriors of the
 //! histories that equilibrium play reaches.
 //!
-//! Rows follow the schemas' key order. Text keys sort as their bid sequences
-//! do: a bid is written `COUNTxFACE` with one-digit counts and faces, so
-//! string order is bid order, a history's text orders like the sequence of
-//! its bids (prefixes first), and `call` sorts after every bid. Histories
-//! are therefore visited depth first, each before its extensions.
+//! Rows follow the schemas' key order, all integers: a history is the bit
+//! set of its bid indices (bids only rise, so the set is the history), a
+//! hand its faces as decimal digits, an action 0 for the call or `10 *
+//! count + face` for a bid. Within a game and player the strategy rows go
+//! by rising history, then hand, then action; the strategy table's row
+//! groups ([`StrategyTable::group_starts`]) each hold one (game, player)
+//! and a run of whole histories, so that a query decodes only the groups
+//! of the histories it asks about.
 
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -18,34 +21,15 @@ use gametab_lookup::io::{Column, Strings, TableData};
 
 use super::SolvedEndgame;
 
-/// Every history of `game` in table order: depth first, a history before
-/// its extensions, extensions by rising bid.
-pub fn histories_in_table_order(game: Endgame) -> Vec<History> {
-    let mut order = Vec::with_capacity(game.history_count());
-    let mut stack = vec![History::EMPTY];
-    while let Some(h) = stack.pop() {
-        order.push(h);
-        let first = h.last().map_or(0, |l| l + 1);
-        for b in (first..game.bid_count() as u8).rev() {
-            stack.push(h.then(b));
-        }
-    }
-    order
-}
+/// Rows a strategy row group holds at most before the next whole history
+/// starts a new one: small enough that a query decodes a few of them in
+/// well under a millisecond each.
+pub const STRATEGY_GROUP_ROWS: usize = 1 << 16;
 
-/// The actions at `history` in table order (bids rising, then the call).
+/// The actions at `history` in table order (the call, then the bids
+/// rising: the order of their codes, [`Endgame::action_code`]).
 pub fn actions_in_table_order(game: Endgame, history: History) -> Vec<Action> {
-    let mut actions: Vec<Action> = game.actions(history).collect();
-    actions.rotate_left(usize::from(!history.is_empty()));
-    actions
-}
-
-/// The text of an action in the tables: `call` or the bid, `2x5`.
-pub fn action_text(game: Endgame, action: Action) -> String {
-    match action {
-        Action::Call => "call".to_owned(),
-        Action::Bid(b) => game.bid(b).to_string(),
-    }
+    game.actions(history).collect()
 }
 
 /// Own reach of every history for every hand of `strategy`'s player, dense
@@ -142,7 +126,8 @@ pub fn values(games: &[SolvedEndgame]) -> Result<TableData> {
         Vec::new(),
         Vec::new(),
     );
-    let (mut rows, mut columns, mut nonzeros) = (Vec::new(), Vec::new(), Vec::new());
+    let (mut method, mut solves) = (Strings::new(), Vec::new());
+    let mut sizes: [Vec<i64>; 6] = Default::default();
     for solved in in_key_order(games) {
         keys.push(solved.game, 1);
         value.push(solved.value);
@@ -150,10 +135,17 @@ pub fn values(games: &[SolvedEndgame]) -> Result<TableData> {
         gap.push(solved.certificate.exploitability());
         upper.push(solved.certificate.upper);
         lower.push(solved.certificate.lower);
-        rows.push(solved.size.rows as i64);
-        columns.push(solved.size.columns as i64);
-        nonzeros.push(solved.size.nonzeros as i64);
+        method.push(solved.method.name());
+        solves.push(i32::try_from(solved.lps).unwrap_or(i32::MAX));
+        let (s, f) = (solved.size, solved.full_size);
+        for (column, n) in sizes
+            .iter_mut()
+            .zip([s.rows, s.columns, s.nonzeros, f.rows, f.columns, f.nonzeros])
+        {
+            column.push(i64::try_from(n).unwrap_or(i64::MAX));
+        }
     }
+    let [rows, columns, nonzeros, full_rows, full_columns, full_nonzeros] = sizes;
     let mut named: Vec<(&str, Column)> = keys.columns().into();
     named.extend([
         ("value", Column::Float64(value)),
@@ -161,9 +153,14 @@ pub fn values(games: &[SolvedEndgame]) -> Result<TableData> {
         ("exploitability", Column::Float64(gap)),
         ("best_response_one", Column::Float64(upper)),
         ("best_response_two", Column::Float64(lower)),
+        ("method", Column::Utf8(method)),
+        ("lp_solves", Column::Int32(solves)),
         ("lp_rows", Column::Int64(rows)),
         ("lp_columns", Column::Int64(columns)),
         ("lp_nonzeros", Column::Int64(nonzeros)),
+        ("full_lp_rows", Column::Int64(full_rows)),
+        ("full_lp_columns", Column::Int64(full_columns)),
+        ("full_lp_nonzeros", Column::Int64(full_nonzeros)),
     ]);
     Ok(TableData::from_named(
         ENDGAME_VALUES,
@@ -172,22 +169,30 @@ pub fn values(games: &[SolvedEndgame]) -> Result<TableData> {
     )?)
 }
 
+/// The strategy table and where its row groups start.
+#[derive(Debug, Clone)]
+pub struct StrategyTable {
+    /// The rows.
+    pub data: TableData,
+    /// The first row of every row group: each (game, player) starts one,
+    /// and within it a new one starts at the first whole history after
+    /// [`STRATEGY_GROUP_ROWS`] rows.
+    pub group_starts: Vec<usize>,
+}
+
 /// The strategy table.
 ///
 /// # Errors
 /// The columns do not fit the schema (a bug).
-pub fn strategies(games: &[SolvedEndgame]) -> Result<TableData> {
+pub fn strategies(games: &[SolvedEndgame]) -> Result<StrategyTable> {
     let mut keys = GameKeys::new();
-    let (mut player, mut hand, mut history, mut action) =
-        (Vec::new(), Strings::new(), Strings::new(), Strings::new());
+    let (mut player, mut history, mut hand, mut action) =
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     let (mut probability, mut reach, mut on_path) = (Vec::new(), Vec::new(), Vec::new());
+    let mut group_starts = Vec::new();
     for solved in in_key_order(games) {
         let game = solved.game;
-        let order = histories_in_table_order(game);
         let histories = game.history_count();
-        let texts: Vec<String> = (0..histories as u32)
-            .map(|h| game.history_text(History(h)))
-            .collect();
         let mut rows = 0;
         for p in Player::BOTH {
             let mine = &solved.strategies[p.index()];
@@ -195,22 +200,33 @@ pub fn strategies(games: &[SolvedEndgame]) -> Result<TableData> {
             let own = own_reaches(mine);
             let opponent = weighted_reach(theirs, &own_reaches(theirs));
             let hands = game.hands(p);
-            for (i, h_text) in hands.iter().map(|h| h.to_string()).enumerate() {
-                for &h in order.iter().filter(|&&h| game.to_move(h) == p) {
+            let codes: Vec<i32> = hands.iter().map(|h| h.code()).collect();
+            let mut group = usize::MAX;
+            for h in (0..histories as u32).map(History) {
+                if game.to_move(h) != p {
+                    continue;
+                }
+                if group >= STRATEGY_GROUP_ROWS {
+                    group_starts.push(player.len());
+                    group = 0;
+                }
+                let actions = actions_in_table_order(game, h);
+                for (i, &code) in codes.iter().enumerate() {
                     let at = hands.probability(i)
                         * own[i * histories + h.0 as usize]
                         * opponent[h.0 as usize];
-                    for a in actions_in_table_order(game, h) {
+                    for &a in &actions {
                         let prob = mine.probability(i, h, a);
                         if prob > 0.0 {
                             player.push(i32::from(p.number()));
-                            hand.push(&h_text);
-                            history.push(&texts[h.0 as usize]);
-                            action.push(&action_text(game, a));
+                            history.push(h.0 as i32);
+                            hand.push(code);
+                            action.push(game.action_code(a));
                             probability.push(prob);
                             reach.push(at);
                             on_path.push(at > 0.0);
                             rows += 1;
+                            group += 1;
                         }
                     }
                 }
@@ -218,56 +234,57 @@ pub fn strategies(games: &[SolvedEndgame]) -> Result<TableData> {
         }
         keys.push(game, rows);
     }
+    if group_starts.is_empty() {
+        group_starts.push(0);
+    }
     let mut named: Vec<(&str, Column)> = keys.columns().into();
     named.extend([
         ("player", Column::Int32(player)),
-        ("hand", Column::Utf8(hand)),
-        ("history", Column::Utf8(history)),
-        ("action", Column::Utf8(action)),
+        ("history", Column::Int32(history)),
+        ("hand", Column::Int32(hand)),
+        ("action", Column::Int32(action)),
         ("probability", Column::Float64(probability)),
         ("reach", Column::Float64(reach)),
         ("on_path", Column::Bool(on_path)),
     ]);
-    Ok(TableData::from_named(
-        ENDGAME_STRATEGY,
-        named,
-        BTreeMap::new(),
-    )?)
+    Ok(StrategyTable {
+        data: TableData::from_named(ENDGAME_STRATEGY, named, BTreeMap::new())?,
+        group_starts,
+    })
 }
 
 /// The posterior table: for each viewer and each history that equilibrium
 /// play reaches (both players' reach positive for some hands), the
-/// opponent's hand distribution ([`Posterior::of`]).
+/// opponent's hand distribution ([`Posterior::of`]), every hand of his
+/// (zeros included).
 ///
 /// # Errors
 /// The columns do not fit the schema (a bug).
 pub fn posteriors(games: &[SolvedEndgame]) -> Result<TableData> {
     let mut keys = GameKeys::new();
     let (mut viewer, mut history, mut opponent_hand, mut probability) =
-        (Vec::new(), Strings::new(), Strings::new(), Vec::new());
+        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for solved in in_key_order(games) {
         let game = solved.game;
         let reach = Player::BOTH.map(|p| {
             let s = &solved.strategies[p.index()];
             weighted_reach(s, &own_reaches(s))
         });
-        let order = histories_in_table_order(game);
         let mut rows = 0;
         for v in Player::BOTH {
             let opponent = v.opponent();
-            let hands: Vec<String> = game.hands(opponent).iter().map(|h| h.to_string()).collect();
-            for &h in &order {
+            let codes: Vec<i32> = game.hands(opponent).iter().map(|h| h.code()).collect();
+            for h in (0..game.history_count() as u32).map(History) {
                 if reach[0][h.0 as usize] * reach[1][h.0 as usize] <= 0.0 {
                     continue;
                 }
                 let Some(posterior) = Posterior::of(&solved.strategies[opponent.index()], h) else {
                     continue;
                 };
-                let text = game.history_text(h);
                 for (w, p) in posterior.probabilities.iter().enumerate() {
                     viewer.push(i32::from(v.number()));
-                    history.push(&text);
-                    opponent_hand.push(&hands[w]);
+                    history.push(h.0 as i32);
+                    opponent_hand.push(codes[w]);
                     probability.push(*p);
                     rows += 1;
                 }
@@ -278,8 +295,8 @@ pub fn posteriors(games: &[SolvedEndgame]) -> Result<TableData> {
     let mut named: Vec<(&str, Column)> = keys.columns().into();
     named.extend([
         ("viewer", Column::Int32(viewer)),
-        ("history", Column::Utf8(history)),
-        ("opponent_hand", Column::Utf8(opponent_hand)),
+        ("history", Column::Int32(history)),
+        ("opponent_hand", Column::Int32(opponent_hand)),
         ("probability", Column::Float64(probability)),
     ]);
     Ok(TableData::from_named(

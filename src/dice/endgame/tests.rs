@@ -200,12 +200,96 @@ fn the_cache_round_trips_bit_for_bit_and_refuses_damage() {
             }
         }
     }
-    forged.strategies[1] = cache::CachedGame::of(&SolvedEndgame {
-        strategies: [solved[0].strategies[0].clone(), always_call],
-        ..solved[0].clone()
-    })
-    .strategies[1]
-        .clone();
+    forged.strategies[1] = always_call
+        .positive()
+        .map(|(i, h, a, p)| cache::entry_of(i, h, a, p))
+        .collect();
     let err = forged.restore().unwrap_err().to_string();
     assert!(err.contains("do not certify"), "{err}");
+}
+
+#[test]
+fn the_full_lp_size_is_counted_without_building_it() {
+    for (a, b, sides, wild) in [
+        (1, 1, 3, false),
+        (2, 1, 3, true),
+        (1, 2, 3, false),
+        (1, 1, 4, true),
+    ] {
+        let game = Endgame::new(a, b, sides, wild).unwrap();
+        let built = lp::solve_lp(game, Player::One, LpOptions::default()).unwrap();
+        assert_eq!(lp::full_size(game), built.size, "{game}");
+    }
+}
+
+/// Both methods on every game up to three dice and four sides: the same
+/// exact value, both certified, and the double oracle's restricted LP no
+/// larger than the full one.
+#[test]
+fn the_double_oracle_and_the_full_lp_agree() {
+    for (a, b) in [(1, 1), (2, 1), (1, 2)] {
+        for (sides, wild) in (1..=4)
+            .map(|s| (s, false))
+            .chain((2..=4).map(|s| (s, true)))
+        {
+            let game = Endgame::new(a, b, sides, wild).unwrap();
+            let full = solve_with(game, LpOptions::default(), Method::FullLp).unwrap();
+            let oracle = solve_with(game, LpOptions::default(), Method::DoubleOracle).unwrap();
+            assert_eq!(full.exact, oracle.exact, "{game}");
+            assert!(full.exact.is_some(), "{game}");
+            assert!(oracle.certificate.is_certified(), "{game}");
+            assert!((full.value - oracle.value).abs() < 1e-12, "{game}");
+            assert!(oracle.size.nonzeros <= full.size.nonzeros, "{game}");
+            assert_eq!(oracle.full_size, full.size, "{game}");
+            // A cold solve of every round's LP reaches the same value.
+            let cold = LpOptions {
+                warm_start: false,
+                ..LpOptions::default()
+            };
+            let again = solve_with(game, cold, Method::DoubleOracle).unwrap();
+            assert_eq!(again.exact, oracle.exact, "{game}");
+        }
+    }
+}
+
+/// The double oracle's pruned best response and the certificate's walk
+/// over every history are two implementations of the same quantity: on
+/// the same (extended) strategies they agree.
+#[test]
+fn the_oracle_best_response_equals_the_certificate_walk() {
+    use restricted::{CallPayoffs, ExtendedPlay};
+    for (a, b, sides, wild) in [(1, 1, 4, false), (2, 1, 3, false), (1, 2, 3, true)] {
+        let game = Endgame::new(a, b, sides, wild).unwrap();
+        let payoffs = CallPayoffs::new(game);
+        // The default strategy everywhere (call, open with the lowest bid),
+        // and the solved strategies of the double oracle before the fill.
+        let default = [Player::One, Player::Two].map(|p| ExtendedPlay::default_everywhere(game, p));
+        let dense = [Player::One, Player::Two].map(|p| oracle::default_strategy(game, p));
+        for p in [Player::One, Player::Two] {
+            let me = p.opponent();
+            let pruned = oracle::best_response(game, &payoffs, me, &default[p.index()]);
+            let walked = certificate::best_response(&dense[p.index()], None);
+            assert!(
+                (pruned.value - walked).abs() < 1e-12,
+                "{game}: {} vs {walked}",
+                pruned.value
+            );
+        }
+        let solved = solve_with(game, LpOptions::default(), Method::DoubleOracle).unwrap();
+        let cert = certificate::certify(&solved.strategies[0], &solved.strategies[1]);
+        assert!((cert.upper - solved.value).abs() < 1e-9);
+        assert!((cert.lower - solved.value).abs() < 1e-9);
+    }
+}
+
+#[test]
+fn a_restored_game_is_the_solved_one_for_both_methods() {
+    for method in [Method::FullLp, Method::DoubleOracle] {
+        let game = Endgame::new(2, 1, 3, true).unwrap();
+        let solved = solve_with(game, LpOptions::default(), method).unwrap();
+        let restored = cache::CachedGame::of(&solved).restore().unwrap();
+        assert_eq!(restored.strategies, solved.strategies, "{method:?}");
+        assert_eq!(restored.certificate, solved.certificate, "{method:?}");
+        assert_eq!(restored.method, method);
+    }
 }

@@ -26,6 +26,17 @@ impl Hand {
     }
 }
 
+impl Hand {
+    /// The hand as one integer, its faces ascending as decimal digits
+    /// (`35` for a three and a five), as the tables store it. Hands of the
+    /// same number of dice order as their codes do.
+    pub fn code(&self) -> i32 {
+        self.0
+            .iter()
+            .fold(0, |code, &face| code * 10 + i32::from(face))
+    }
+}
+
 impl fmt::Display for Hand {
     /// Faces joined by commas, e.g. `3,5`.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
@@ -118,6 +129,21 @@ impl Hands {
         self.hands
             .binary_search(&hand)
             .map_err(|_| Error::Inconsistent(format!("hand {hand} is not enumerated")))
+    }
+}
+
+impl Hands {
+    /// The index of the hand whose [`Hand::code`] is `code`.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] when no hand of these has that code.
+    pub fn index_of_code(&self, code: i32) -> Result<usize> {
+        self.hands
+            .binary_search_by_key(&code, Hand::code)
+            .map_err(|_| Error::OutOfRange {
+                what: "hand",
+                detail: format!("code {code} is no hand of these dice"),
+            })
     }
 }
 

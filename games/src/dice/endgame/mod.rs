@@ -404,6 +404,42 @@ impl Endgame {
         bids.join(",")
     }
 
+    /// The integer code of `action` in the tables: 0 for the call,
+    /// `10 * count + face` for a bid (`25` is `2x5`). Codes rise as the
+    /// actions do in table order: the call, then the bids upwards.
+    pub fn action_code(self, action: Action) -> i32 {
+        match action {
+            Action::Call => 0,
+            Action::Bid(b) => {
+                let bid = self.bid(b);
+                10 * i32::from(bid.count) + i32::from(bid.face)
+            }
+        }
+    }
+
+    /// The action of the table code `code` ([`Endgame::action_code`]).
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for a code that is neither 0 nor a bid of this
+    /// game.
+    pub fn action_of_code(self, code: i32) -> Result<Action> {
+        if code == 0 {
+            return Ok(Action::Call);
+        }
+        let bad = || Error::OutOfRange {
+            what: "action",
+            detail: format!("code {code} (0 for the call, 10 * count + face for a bid)"),
+        };
+        let (count, face) = (u8::try_from(code / 10), u8::try_from(code % 10));
+        match (count, face) {
+            (Ok(count), Ok(face)) if code > 0 => self
+                .bid_index(EndgameBid { count, face })
+                .map(Action::Bid)
+                .map_err(|_| bad()),
+            _ => Err(bad()),
+        }
+    }
+
     /// The hands `player` may hold, with their chance weights.
     pub fn hands(self, player: Player) -> Hands {
         Hands::new(self.dice(player), self.sides)

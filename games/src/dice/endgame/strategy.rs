@@ -181,8 +181,19 @@ impl Posterior {
     /// path: there is no posterior to give).
     pub fn of(strategy: &Strategy, history: History) -> Option<Posterior> {
         let hands = strategy.game.hands(strategy.player);
+        let reaches: Vec<f64> = (0..hands.len())
+            .map(|i| strategy.reach(i, history))
+            .collect();
+        Posterior::from_reaches(&hands, &reaches)
+    }
+
+    /// The posterior from the player's own reach of the history with each
+    /// of his `hands` (in hand order; each the product of his
+    /// probabilities of his bids, in the order he made them, as
+    /// [`Strategy::reach`] gives it); `None` when every reach is 0.
+    pub fn from_reaches(hands: &super::Hands, reaches: &[f64]) -> Option<Posterior> {
         let weighted: Vec<f64> = (0..hands.len())
-            .map(|i| hands.probability(i) * strategy.reach(i, history))
+            .map(|i| hands.probability(i) * reaches[i])
             .collect();
         let reach: f64 = weighted.iter().sum();
         (reach > 0.0).then(|| Posterior {

@@ -149,3 +149,41 @@ fn reach_multiplies_own_bids_and_the_posterior_follows_bayes() {
     assert!(Posterior::of(&two, never).is_none());
     assert!(two.check(1e-12).is_err(), "other histories are unset");
 }
+
+#[test]
+fn hands_and_actions_have_integer_codes_that_round_trip() {
+    let game = Endgame::new(2, 1, 6, false).unwrap();
+    let hands = game.hands(Player::One);
+    let codes: Vec<i32> = hands.iter().map(|h| h.code()).collect();
+    assert_eq!(codes[..3], [11, 12, 13]);
+    assert_eq!(*codes.last().unwrap(), 66);
+    assert!(
+        codes.windows(2).all(|w| w[0] < w[1]),
+        "codes rise with the hands"
+    );
+    for (i, &code) in codes.iter().enumerate() {
+        assert_eq!(hands.index_of_code(code).unwrap(), i);
+    }
+    assert!(hands.index_of_code(17).is_err());
+    assert!(hands.index_of_code(3).is_err());
+    assert_eq!(game.action_code(Action::Call), 0);
+    let mut previous = 0;
+    for b in 0..game.bid_count() as u8 {
+        let code = game.action_code(Action::Bid(b));
+        let bid = game.bid(b);
+        assert_eq!(code, 10 * i32::from(bid.count) + i32::from(bid.face));
+        assert!(code > previous, "codes rise with the bids");
+        previous = code;
+        assert_eq!(game.action_of_code(code).unwrap(), Action::Bid(b));
+    }
+    assert_eq!(game.action_of_code(0).unwrap(), Action::Call);
+    for bad in [-1, 7, 17, 41, 100] {
+        assert!(game.action_of_code(bad).is_err(), "{bad}");
+    }
+    let wild = Endgame::new(1, 1, 6, true).unwrap();
+    assert!(
+        wild.action_of_code(11).is_err(),
+        "no bids on ones when they are wild"
+    );
+    assert_eq!(wild.action_of_code(12).unwrap(), Action::Bid(0));
+}

@@ -1,0 +1,125 @@
+//! The full sequence-form LP against the sequence-form double oracle, game
+//! by game, on the endgames of the default build: for each game and method
+//! the LP sizes (the full LP's, the final restricted LP's), the rounds, the
+//! time and the process's peak memory, each solve in a process of its own
+//! so that the peak (VmHWM) is that solve's alone. One HiGHS thread, as in
+//! the build. The full LP is run on the games up to 2v1 with five sides
+//! (the six-sided three-dice full LPs need hours and about 10 GB); the
+//! double oracle on every game.
+//!
+//! `cargo bench --bench endgame_methods` (a plain program, not criterion:
+//! each point is one solve of milliseconds to minutes). `ENDGAME_METHODS`
+//! may name the games, e.g. `2,1,5,normal;1,2,6,wild`.
+
+use std::process::Command;
+use std::time::Instant;
+
+use gametab::dice::endgame::build::default_games;
+use gametab::dice::endgame::{solve_with, LpOptions, Method};
+use gametab_games::dice::endgame::{Endgame, Player};
+
+/// The process's peak resident memory so far, in MiB.
+fn peak_mib() -> f64 {
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
+        .map_or(f64::NAN, |kb| kb / 1024.0)
+}
+
+fn parse_game(text: &str) -> Option<Endgame> {
+    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
+    let [a, b, s, rules] = parts[..] else {
+        return None;
+    };
+    Endgame::new(
+        a.parse().ok()?,
+        b.parse().ok()?,
+        s.parse().ok()?,
+        rules == "wild",
+    )
+    .ok()
+}
+
+fn game_text(game: Endgame) -> String {
+    format!(
+        "{},{},{},{}",
+        game.dice(Player::One),
+        game.dice(Player::Two),
+        game.sides(),
+        game.rules_name()
+    )
+}
+
+/// Solve one game by one method in this process and print its line
+/// (`double_oracle_cold`: the double oracle solving each round's LP afresh
+/// instead of from the last basis).
+fn child(game: Endgame, name: &str) {
+    let (method, options) = match name {
+        "double_oracle_cold" => (
+            Method::DoubleOracle,
+            LpOptions {
+                warm_start: false,
+                ..LpOptions::default()
+            },
+        ),
+        other => (
+            Method::from_name(other).expect("a method"),
+            LpOptions::default(),
+        ),
+    };
+    let start = Instant::now();
+    match solve_with(game, options, method) {
+        Ok(s) => println!(
+            "{game} | {name} | {} | {} x {} | {} | {} x {} | {} | {:.2} | {:.1e} | {} | {:.0}",
+            s.lps,
+            s.size.rows,
+            s.size.columns,
+            s.size.nonzeros,
+            s.full_size.rows,
+            s.full_size.columns,
+            s.full_size.nonzeros,
+            start.elapsed().as_secs_f64(),
+            s.certificate.exploitability(),
+            s.exact
+                .map_or_else(|| format!("{:.12}", s.value), |f| f.to_string()),
+            peak_mib()
+        ),
+        Err(e) => println!("{game} | {name} | failed: {e:#}"),
+    }
+}
+
+fn main() {
+    if let Ok(one) = std::env::var("ENDGAME_METHODS_CHILD") {
+        let (game, method) = one.split_once(';').expect("game;method");
+        let game = parse_game(game).expect("a game");
+        child(game, method);
+        return;
+    }
+    let games: Vec<Endgame> = match std::env::var("ENDGAME_METHODS") {
+        Ok(list) => list.split(';').filter_map(parse_game).collect(),
+        Err(_) => default_games(),
+    };
+    println!("game | method | LPs | LP rows x columns | nonzeros | full LP rows x columns | full nonzeros | seconds | exploitability | value | peak MiB");
+    let exe = std::env::current_exe().expect("this program");
+    for game in games {
+        let full_lp = game.total_dice() <= 2 || game.sides() <= 5;
+        let methods = if full_lp {
+            vec![Method::FullLp, Method::DoubleOracle]
+        } else {
+            vec![Method::DoubleOracle]
+        };
+        for method in methods {
+            let status = Command::new(&exe)
+                .env(
+                    "ENDGAME_METHODS_CHILD",
+                    format!("{};{}", game_text(game), method.name()),
+                )
+                .status();
+            if !status.is_ok_and(|s| s.success()) {
+                println!("{game} | {} | the solve's process failed", method.name());
+            }
+        }
+    }
+}

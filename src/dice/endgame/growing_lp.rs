@@ -1,0 +1,318 @@
+//! An LP that only grows, kept in one HiGHS instance between solves, so
+//! that each solve starts from the last optimal basis: the double oracle's
+//! restricted LP gains a few rows and columns per round, and re-optimising
+//! from the previous basis takes a few simplex iterations where a fresh
+//! solve takes thousands.
+//!
+//! The `highs` crate builds a model once and consumes it to solve; adding
+//! rows and columns to a solved model needs the C API (`highs-sys`, the
+//! same build the `highs` crate links), which this module wraps: one owned
+//! instance, freed on drop, every call's status checked. New rows come in
+//! basic (their slacks), new columns nonbasic at a bound, which is how
+//! HiGHS keeps a basis valid when a model grows.
+
+use std::ffi::{c_void, CString};
+use std::ptr::NonNull;
+
+use anyhow::{bail, Result};
+use highs_sys as ffi;
+
+use super::LpOptions;
+
+/// A maximisation LP in a HiGHS instance that rows and columns are added to
+/// between solves.
+pub struct GrowingLp {
+    highs: NonNull<c_void>,
+    rows: usize,
+    columns: usize,
+    nonzeros: u64,
+    iterations: u64,
+}
+
+impl std::fmt::Debug for GrowingLp {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GrowingLp")
+            .field("rows", &self.rows)
+            .field("columns", &self.columns)
+            .field("nonzeros", &self.nonzeros)
+            .finish()
+    }
+}
+
+impl Drop for GrowingLp {
+    fn drop(&mut self) {
+        // SAFETY: the pointer came from Highs_create and is freed only here.
+        unsafe { ffi::Highs_destroy(self.highs.as_ptr()) }
+    }
+}
+
+/// A row to add: its bounds and its coefficients on existing columns.
+#[derive(Debug, Clone, Default)]
+pub struct NewRow {
+    /// Lower and upper bound (infinite bounds as `f64::INFINITY`).
+    pub bounds: (f64, f64),
+    /// `(column, coefficient)` on columns already in the LP.
+    pub entries: Vec<(usize, f64)>,
+}
+
+/// A column to add: its cost, bounds and coefficients on every row.
+#[derive(Debug, Clone, Default)]
+pub struct NewColumn {
+    /// Objective coefficient.
+    pub cost: f64,
+    /// Lower and upper bound.
+    pub bounds: (f64, f64),
+    /// `(row, coefficient)` on rows of the LP (those added this round
+    /// included).
+    pub entries: Vec<(usize, f64)>,
+}
+
+fn check(status: ffi::HighsInt, what: &str) -> Result<()> {
+    if status == ffi::kHighsStatusError {
+        bail!("HiGHS failed in {what}");
+    }
+    Ok(())
+}
+
+fn index(i: usize, what: &str) -> Result<ffi::HighsInt> {
+    ffi::HighsInt::try_from(i).map_err(|_| anyhow::anyhow!("{what} {i} exceeds HiGHS's index type"))
+}
+
+impl GrowingLp {
+    /// An empty maximisation LP with `options`' method and threads, quiet,
+    /// primal and dual feasibility tolerances 1e-10 (as
+    /// [`super::lp::run_highs`]).
+    ///
+    /// # Errors
+    /// HiGHS cannot be created or refuses an option.
+    pub fn new(options: LpOptions) -> Result<GrowingLp> {
+        // SAFETY: Highs_create has no preconditions; a null result is
+        // handled.
+        let highs = NonNull::new(unsafe { ffi::Highs_create() })
+            .ok_or_else(|| anyhow::anyhow!("HiGHS could not be created"))?;
+        let lp = GrowingLp {
+            highs,
+            rows: 0,
+            columns: 0,
+            nonzeros: 0,
+            iterations: 0,
+        };
+        lp.set_bool("output_flag", false)?;
+        lp.set_bool("log_to_console", false)?;
+        lp.set_int("threads", options.threads.max(1) as i32)?;
+        lp.set_string("solver", options.method)?;
+        lp.set_double("primal_feasibility_tolerance", 1e-10)?;
+        lp.set_double("dual_feasibility_tolerance", 1e-10)?;
+        // SAFETY: a live instance.
+        check(
+            unsafe { ffi::Highs_changeObjectiveSense(lp.ptr(), ffi::kHighsObjSenseMaximize) },
+            "setting the objective sense",
+        )?;
+        Ok(lp)
+    }
+
+    fn ptr(&self) -> *mut c_void {
+        self.highs.as_ptr()
+    }
+
+    fn name(option: &str) -> Result<CString> {
+        Ok(CString::new(option)?)
+    }
+
+    fn set_bool(&self, option: &str, value: bool) -> Result<()> {
+        let name = Self::name(option)?;
+        // SAFETY: a live instance and a NUL-terminated name.
+        check(
+            unsafe { ffi::Highs_setBoolOptionValue(self.ptr(), name.as_ptr(), value.into()) },
+            option,
+        )
+    }
+
+    fn set_int(&self, option: &str, value: i32) -> Result<()> {
+        let name = Self::name(option)?;
+        // SAFETY: as above.
+        check(
+            unsafe { ffi::Highs_setIntOptionValue(self.ptr(), name.as_ptr(), value) },
+            option,
+        )
+    }
+
+    fn set_double(&self, option: &str, value: f64) -> Result<()> {
+        let name = Self::name(option)?;
+        // SAFETY: as above.
+        check(
+            unsafe { ffi::Highs_setDoubleOptionValue(self.ptr(), name.as_ptr(), value) },
+            option,
+        )
+    }
+
+    fn set_string(&self, option: &str, value: &str) -> Result<()> {
+        let (name, value) = (Self::name(option)?, Self::name(value)?);
+        // SAFETY: as above, both strings NUL-terminated.
+        check(
+            unsafe { ffi::Highs_setStringOptionValue(self.ptr(), name.as_ptr(), value.as_ptr()) },
+            option,
+        )
+    }
+
+    /// Rows so far.
+    pub fn rows(&self) -> usize {
+        self.rows
+    }
+
+    /// Columns so far.
+    pub fn columns(&self) -> usize {
+        self.columns
+    }
+
+    /// Simplex iterations of the last solve.
+    pub fn iterations(&self) -> u64 {
+        self.iterations
+    }
+
+    /// Nonzero coefficients so far.
+    pub fn nonzeros(&self) -> u64 {
+        self.nonzeros
+    }
+
+    /// Add `rows` (their coefficients on existing columns only).
+    ///
+    /// # Errors
+    /// A coefficient on a column that does not exist, or HiGHS refusing.
+    pub fn add_rows(&mut self, rows: &[NewRow]) -> Result<()> {
+        if rows.is_empty() {
+            return Ok(());
+        }
+        let (mut lower, mut upper) = (
+            Vec::with_capacity(rows.len()),
+            Vec::with_capacity(rows.len()),
+        );
+        let (mut starts, mut columns, mut values) = (Vec::new(), Vec::new(), Vec::new());
+        for row in rows {
+            lower.push(row.bounds.0);
+            upper.push(row.bounds.1);
+            starts.push(index(columns.len(), "nonzero")?);
+            for &(column, value) in &row.entries {
+                if column >= self.columns {
+                    bail!(
+                        "a new row's coefficient on column {column} of {}",
+                        self.columns
+                    );
+                }
+                columns.push(index(column, "column")?);
+                values.push(value);
+            }
+        }
+        // SAFETY: every array has the length given beside it, the starts
+        // rise and index into `columns`/`values`, and every column exists.
+        check(
+            unsafe {
+                ffi::Highs_addRows(
+                    self.ptr(),
+                    index(rows.len(), "rows")?,
+                    lower.as_ptr(),
+                    upper.as_ptr(),
+                    index(values.len(), "nonzeros")?,
+                    starts.as_ptr(),
+                    columns.as_ptr(),
+                    values.as_ptr(),
+                )
+            },
+            "adding rows",
+        )?;
+        self.rows += rows.len();
+        self.nonzeros += values.len() as u64;
+        Ok(())
+    }
+
+    /// Add `columns` (their coefficients on any existing row).
+    ///
+    /// # Errors
+    /// A coefficient on a row that does not exist, or HiGHS refusing.
+    pub fn add_columns(&mut self, columns: &[NewColumn]) -> Result<()> {
+        if columns.is_empty() {
+            return Ok(());
+        }
+        let n = columns.len();
+        let (mut costs, mut lower, mut upper) = (
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+            Vec::with_capacity(n),
+        );
+        let (mut starts, mut rows, mut values) = (Vec::new(), Vec::new(), Vec::new());
+        for column in columns {
+            costs.push(column.cost);
+            lower.push(column.bounds.0);
+            upper.push(column.bounds.1);
+            starts.push(index(rows.len(), "nonzero")?);
+            for &(row, value) in &column.entries {
+                if row >= self.rows {
+                    bail!("a new column's coefficient on row {row} of {}", self.rows);
+                }
+                rows.push(index(row, "row")?);
+                values.push(value);
+            }
+        }
+        // SAFETY: as in add_rows, for columns.
+        check(
+            unsafe {
+                ffi::Highs_addCols(
+                    self.ptr(),
+                    index(n, "columns")?,
+                    costs.as_ptr(),
+                    lower.as_ptr(),
+                    upper.as_ptr(),
+                    index(values.len(), "nonzeros")?,
+                    starts.as_ptr(),
+                    rows.as_ptr(),
+                    values.as_ptr(),
+                )
+            },
+            "adding columns",
+        )?;
+        self.columns += n;
+        self.nonzeros += values.len() as u64;
+        Ok(())
+    }
+
+    /// Solve (from the last basis, if any) and return the objective, the
+    /// column values and the row duals.
+    ///
+    /// # Errors
+    /// HiGHS fails or ends with any status but optimal.
+    pub fn solve(&mut self) -> Result<(f64, Vec<f64>, Vec<f64>)> {
+        // SAFETY: a live instance.
+        check(unsafe { ffi::Highs_run(self.ptr()) }, "solving")?;
+        // SAFETY: as above.
+        let status = unsafe { ffi::Highs_getModelStatus(self.ptr()) };
+        if status != ffi::kHighsModelStatusOptimal {
+            bail!("the restricted LP ended with HiGHS model status {status}, not optimal");
+        }
+        let (mut columns, mut column_duals) = (vec![0.0; self.columns], vec![0.0; self.columns]);
+        let (mut rows, mut row_duals) = (vec![0.0; self.rows], vec![0.0; self.rows]);
+        // SAFETY: the arrays have the model's column and row counts.
+        check(
+            unsafe {
+                ffi::Highs_getSolution(
+                    self.ptr(),
+                    columns.as_mut_ptr(),
+                    column_duals.as_mut_ptr(),
+                    rows.as_mut_ptr(),
+                    row_duals.as_mut_ptr(),
+                )
+            },
+            "reading the solution",
+        )?;
+        // SAFETY: as above.
+        let objective = unsafe { ffi::Highs_getObjectiveValue(self.ptr()) };
+        let mut iterations: ffi::HighsInt = 0;
+        let name = Self::name("simplex_iteration_count")?;
+        // SAFETY: a live instance, a NUL-terminated name, an out pointer.
+        check(
+            unsafe { ffi::Highs_getIntInfoValue(self.ptr(), name.as_ptr(), &mut iterations) },
+            "reading the iteration count",
+        )?;
+        self.iterations = u64::try_from(iterations).unwrap_or(0);
+        Ok((objective, columns, row_duals))
+    }
+}

@@ -1,0 +1,398 @@
+//! The sequence-form double oracle (Bošanský, Kiekintveld, Lisý and
+//! Pěchouček, "An Exact Double-Oracle Algorithm for Zero-Sum Extensive-Form
+//! Games with Imperfect Information", JAIR 51, 2014), on the Liar's Dice
+//! endgame.
+//!
+//! A restricted game ([`super::restricted`]) holds the actions the best
+//! responses have played so far. Each round solves its LP (HiGHS), extends
+//! both players' restricted strategies by the default (the call) outside
+//! the restricted tree, and computes each player's best response to the
+//! other's extended strategy on the FULL game. A best response that beats
+//! the restricted value by more than [`IMPROVEMENT`] brings its sequences
+//! (those it plays with positive probability against the opponent's
+//! strategy) into the restricted game; when neither does, the extended pair
+//! is an equilibrium of the full game up to that tolerance: the value is
+//! bracketed by the two best responses. The independent certificate of
+//! [`super::certificate`] decides acceptance afterwards, as for the full LP.
+//!
+//! The best responses here are depth-first walks that only enter histories
+//! the opponent reaches with positive probability: the opponent calls
+//! wherever his extended strategy leaves the tree, so the walk visits the
+//! restricted tree and one step beyond it, not the `2^bids` histories of
+//! the game. (The certificate walks every history, independently.)
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use anyhow::Result;
+
+use gametab_games::dice::endgame::{Action, Endgame, History, Player, Strategy};
+
+use super::restricted::{
+    default_action, CallPayoffs, ExtendedPlay, HandSet, RestrictedGame, RestrictedLp,
+};
+use super::{LpOptions, LpSize};
+
+/// A best response must beat the restricted game's value by more than this
+/// to bring its sequences in: below it the difference is rounding in the
+/// LP and in the walk's sums.
+pub const IMPROVEMENT: f64 = 1e-12;
+
+/// Most rounds before the oracle gives up (never reached on the games
+/// solved; a guard against a loop that rounding could keep alive).
+pub const MAX_ROUNDS: u32 = 10_000;
+
+/// What the double oracle found.
+#[derive(Debug, Clone)]
+pub struct OracleSolution {
+    /// Both players' behaviour where the final restricted game gives one
+    /// (the default plays elsewhere), sorted by (hand, history, action).
+    pub entries: [Vec<(usize, History, Action, f64)>; 2],
+    /// Player 1's payoff in the final restricted game.
+    pub value: f64,
+    /// Player 1's best-response value against player 2's extended
+    /// strategy, and his payoff when player 2 best-responds, in the last
+    /// round.
+    pub bounds: [f64; 2],
+    /// Size of the final restricted LP.
+    pub size: LpSize,
+    /// Nodes of the final restricted tree.
+    pub nodes: usize,
+    /// Included (hand, history, action) triples of both players.
+    pub sequences: usize,
+    /// Rounds (restricted LPs solved).
+    pub rounds: u32,
+    /// Time spent in HiGHS, and in building LPs and the trees.
+    pub lp_time: Duration,
+    /// Time spent in the best-response walks.
+    pub response_time: Duration,
+}
+
+/// A best response of one player to the other's extended strategy.
+#[derive(Debug, Clone)]
+pub struct Response {
+    /// The responder's expected payoff.
+    pub value: f64,
+    /// The (history, action, hands) of the responder that the best response
+    /// plays and the opponent's strategy reaches with positive probability.
+    pub sequences: Vec<(History, Action, HandSet)>,
+    /// Histories the walk visited.
+    pub visited: usize,
+}
+
+/// The walk of one best response.
+struct Walk<'a> {
+    game: Endgame,
+    me: Player,
+    payoffs: &'a CallPayoffs,
+    other: &'a ExtendedPlay,
+    mine: usize,
+    theirs: usize,
+    /// At every history where the responder moves and the walk went: his
+    /// best action per hand.
+    choices: HashMap<u32, Vec<Action>>,
+    visited: usize,
+}
+
+impl Walk<'_> {
+    /// The responder's payoff of calling after `history` with hand `i`,
+    /// against the opponent's hand `j`.
+    fn pay(&self, history: History, i: usize, j: usize) -> f64 {
+        match self.me {
+            Player::One => f64::from(self.payoffs.payoff(self.game, history, i, j)),
+            Player::Two => -f64::from(self.payoffs.payoff(self.game, history, j, i)),
+        }
+    }
+
+    /// `out[i] += sum_j reach[j] * pay(history, i, j) * scale[j]`.
+    fn add_call(&self, history: History, reach: &[f64], out: &mut [f64]) {
+        for (i, slot) in out.iter_mut().enumerate() {
+            let mut sum = 0.0;
+            for (j, &r) in reach.iter().enumerate() {
+                if r != 0.0 {
+                    sum += r * self.pay(history, i, j);
+                }
+            }
+            *slot += sum;
+        }
+    }
+
+    /// The responder's value at `history` per hand, unnormalised: the sum
+    /// over the opponent's hands of `reach[j]` (his chance weight times his
+    /// own reach) times the payoff under the best response.
+    fn value(&mut self, history: History, reach: &[f64]) -> Vec<f64> {
+        self.visited += 1;
+        let mut out = vec![0.0; self.mine];
+        if self.game.to_move(history) == self.me {
+            let mut best: Vec<(f64, Action)> = vec![(f64::NEG_INFINITY, Action::Call); self.mine];
+            if !history.is_empty() {
+                self.add_call(history, reach, &mut out);
+                for (b, &v) in best.iter_mut().zip(&out) {
+                    *b = (v, Action::Call);
+                }
+            }
+            let first = history.last().map_or(0, |l| l + 1);
+            for bid in first..self.game.bid_count() as u8 {
+                let child = self.value(history.then(bid), reach);
+                for (b, &v) in best.iter_mut().zip(&child) {
+                    if v > b.0 {
+                        *b = (v, Action::Bid(bid));
+                    }
+                }
+            }
+            self.choices
+                .insert(history.0, best.iter().map(|b| b.1).collect());
+            for (o, b) in out.iter_mut().zip(&best) {
+                *o = b.0;
+            }
+            return out;
+        }
+        let hands = self.theirs;
+        let mut child_reach = vec![0.0; hands];
+        match self.other.at(history) {
+            None => {
+                // The opponent's default everywhere off the tree.
+                match default_action(history) {
+                    Action::Call => self.add_call(history, reach, &mut out),
+                    Action::Bid(b) => out = self.value(history.then(b), reach),
+                }
+            }
+            Some(node) => {
+                // Hands without behaviour here play the default; they have
+                // no reach in practice, but count them exactly anyway.
+                let bare: Vec<usize> = (0..hands)
+                    .filter(|&j| !node.given.contains(j) && reach[j] != 0.0)
+                    .collect();
+                for (k, &action) in node.actions.iter().enumerate() {
+                    let mut any = false;
+                    for (j, slot) in child_reach.iter_mut().enumerate() {
+                        *slot = reach[j] * node.probability(history, k, hands, j);
+                        any |= *slot != 0.0;
+                    }
+                    if !any {
+                        continue;
+                    }
+                    match action {
+                        Action::Call => self.add_call(history, &child_reach, &mut out),
+                        Action::Bid(b) => {
+                            let child = self.value(history.then(b), &child_reach);
+                            for (o, c) in out.iter_mut().zip(child) {
+                                *o += c;
+                            }
+                        }
+                    }
+                }
+                if !bare.is_empty() && !node.actions.contains(&default_action(history)) {
+                    child_reach.iter_mut().for_each(|r| *r = 0.0);
+                    for &j in &bare {
+                        child_reach[j] = reach[j];
+                    }
+                    match default_action(history) {
+                        Action::Call => self.add_call(history, &child_reach, &mut out),
+                        Action::Bid(b) => {
+                            let child = self.value(history.then(b), &child_reach);
+                            for (o, c) in out.iter_mut().zip(child) {
+                                *o += c;
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        out
+    }
+
+    /// The sequences the best response plays against the opponent's hands
+    /// `theirs` (those that reach `history`), for the responder's `mine`.
+    fn collect(
+        &self,
+        history: History,
+        theirs: HandSet,
+        mine: HandSet,
+        out: &mut Vec<(History, Action, HandSet)>,
+    ) {
+        if self.game.to_move(history) == self.me {
+            let Some(choices) = self.choices.get(&history.0) else {
+                return;
+            };
+            // Group the hands by their action, in action order.
+            let mut groups: Vec<(Action, HandSet)> = Vec::new();
+            for i in mine.iter() {
+                let action = choices[i];
+                match groups.iter_mut().find(|g| g.0 == action) {
+                    Some(g) => g.1 = g.1.or(HandSet::one(i)),
+                    None => groups.push((action, HandSet::one(i))),
+                }
+            }
+            groups.sort_by_key(|g| match g.0 {
+                Action::Call => 0,
+                Action::Bid(b) => 1 + u16::from(b),
+            });
+            for (action, hands) in groups {
+                out.push((history, action, hands));
+                if let Action::Bid(b) = action {
+                    self.collect(history.then(b), theirs, hands, out);
+                }
+            }
+            return;
+        }
+        let hands = self.theirs;
+        match self.other.at(history) {
+            None => {
+                if let Action::Bid(b) = default_action(history) {
+                    self.collect(history.then(b), theirs, mine, out);
+                }
+            }
+            Some(node) => {
+                for (k, &action) in node.actions.iter().enumerate() {
+                    let Action::Bid(b) = action else { continue };
+                    let mut next = HandSet::EMPTY;
+                    for j in theirs.iter() {
+                        if node.probability(history, k, hands, j) > 0.0 {
+                            next = next.or(HandSet::one(j));
+                        }
+                    }
+                    if !next.is_empty() {
+                        self.collect(history.then(b), next, mine, out);
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// The best response of `me` to `other` (the opponent's extended strategy)
+/// on the full game: its value (to `me`) and the sequences it plays.
+pub fn best_response(
+    game: Endgame,
+    payoffs: &CallPayoffs,
+    me: Player,
+    other: &ExtendedPlay,
+) -> Response {
+    let them = me.opponent();
+    let mut walk = Walk {
+        game,
+        me,
+        payoffs,
+        other,
+        mine: payoffs.hands(me),
+        theirs: payoffs.hands(them),
+        choices: HashMap::new(),
+        visited: 0,
+    };
+    let reach: Vec<f64> = (0..walk.theirs)
+        .map(|j| f64::from(payoffs.weight(them, j)))
+        .collect();
+    let values = walk.value(History::EMPTY, &reach);
+    let rolls =
+        f64::from(game.hands(me).total_weight()) * f64::from(game.hands(them).total_weight());
+    let value = values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| f64::from(payoffs.weight(me, i)) * v)
+        .sum::<f64>()
+        / rolls;
+    let mut sequences = Vec::new();
+    walk.collect(
+        History::EMPTY,
+        HandSet::all(walk.theirs),
+        HandSet::all(walk.mine),
+        &mut sequences,
+    );
+    Response {
+        value,
+        sequences,
+        visited: walk.visited,
+    }
+}
+
+/// The strategy of `player` that plays the default
+/// ([`default_action`]) at every information set: the base the
+/// restricted behaviour is laid on.
+pub fn default_strategy(game: Endgame, player: Player) -> Strategy {
+    let mut strategy = Strategy::zero(game, player);
+    for i in 0..game.hands(player).len() {
+        for h in (0..game.history_count() as u32).map(History) {
+            if game.to_move(h) == player {
+                strategy.set(i, h, default_action(h), 1.0);
+            }
+        }
+    }
+    strategy
+}
+
+/// Solve `game` by the double oracle, starting from the defaults alone.
+///
+/// # Errors
+/// HiGHS fails on a restricted LP, or the rounds exceed [`MAX_ROUNDS`].
+pub fn solve_double_oracle(game: Endgame, options: LpOptions) -> Result<OracleSolution> {
+    let payoffs = CallPayoffs::new(game);
+    let mut restricted = RestrictedGame::new(game)?;
+    let (mut lp_time, mut response_time) = (Duration::ZERO, Duration::ZERO);
+    let mut rounds = 0;
+    let mut lp = RestrictedLp::new(options)?;
+    loop {
+        rounds += 1;
+        if rounds > MAX_ROUNDS {
+            anyhow::bail!("{game}: the double oracle did not settle in {MAX_ROUNDS} rounds");
+        }
+        let start = Instant::now();
+        let tree = restricted.tree();
+        if !options.warm_start {
+            lp.reset()?;
+        }
+        let solution = lp.solve(&restricted, &tree, &payoffs)?;
+        let lp_round = start.elapsed();
+        lp_time += lp_round;
+        let start = Instant::now();
+        let one = best_response(game, &payoffs, Player::One, &solution.play[1]);
+        let two = best_response(game, &payoffs, Player::Two, &solution.play[0]);
+        let response_round = start.elapsed();
+        response_time += response_round;
+        let gains = [one.value - solution.value, two.value + solution.value];
+        if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
+            eprintln!(
+                "{game} round {rounds}: value {:.15} gains {:.3e} {:.3e}, tree {} nodes, LP {} x {} ({} nonzeros), sequences {}, visited {} + {}, LP {:.3} s ({} iterations), responses {:.3} s",
+                solution.value,
+                gains[0],
+                gains[1],
+                solution.nodes,
+                solution.size.rows,
+                solution.size.columns,
+                solution.size.nonzeros,
+                restricted.sequences(),
+                one.visited,
+                two.visited,
+                lp_round.as_secs_f64(),
+                solution.iterations,
+                response_round.as_secs_f64()
+            );
+        }
+        let mut added = 0;
+        for (gain, response) in gains.iter().zip([&one, &two]) {
+            if *gain > IMPROVEMENT {
+                for &(h, a, hands) in &response.sequences {
+                    added += restricted.include(h, a, hands);
+                }
+            }
+        }
+        if added == 0 {
+            let entries = solution.play.each_ref().map(|p| {
+                let mut e: Vec<_> = p.entries().collect();
+                e.sort_by_key(|&(i, h, a, _)| (i, h, a));
+                e
+            });
+            return Ok(OracleSolution {
+                entries,
+                value: solution.value,
+                bounds: [one.value, -two.value],
+                size: solution.size,
+                nodes: solution.nodes,
+                sequences: restricted.sequences(),
+                rounds,
+                lp_time,
+                response_time,
+            });
+        }
+    }
+}

@@ -1,0 +1,753 @@
+//! The restricted game of the sequence-form double oracle ([`super::oracle`]):
+//! the actions each player may take so far, per (history, hand), and the
+//! sequence-form LP of the game they span.
+//!
+//! A restricted game is given by the included actions of both players: at
+//! a history `h`, the mover holding hand `i` may take the actions included
+//! for `(h, i)` and no others. The restricted tree is every history both
+//! players reach by included actions alone (for some pair of hands); it is
+//! closed so that every restricted-game sequence can be completed: wherever
+//! a hand reaches a node of the tree and has no included action there, its
+//! default (the call, the first action in [`Endgame::actions`] order; at the
+//! opening, which has no call, the lowest bid) is included
+//! ([`RestrictedGame::tree`]). Each player's strategies in the restricted
+//! game are then exactly the full game's realisation plans that use
+//! included sequences only, a face of the full polytope, and the
+//! restricted LP is the full LP of [`super::lp`] cut down to them: the same
+//! rows and columns, kept where the restricted tree has them.
+//!
+//! Outside the tree a player's strategy is extended by the same default,
+//! the call ([`ExtendedPlay`]). Any fixed extension keeps the double
+//! oracle exact: a best response against the extended strategy that uses
+//! only included sequences gains nothing over the restricted value, so a
+//! best response that gains must bring a sequence that is not included
+//! yet, and the included sets only grow.
+//!
+//! Hands of a player are a bit set ([`HandSet`], at most 128 hands: four
+//! six-sided dice have 126). Maps keyed by history are only looked up,
+//! never iterated, so the LP's rows and columns come in the depth-first
+//! order of the tree and the build is deterministic.
+
+use std::collections::HashMap;
+
+use anyhow::{bail, Context, Result};
+
+use gametab_games::dice::endgame::{Action, Endgame, Hands, History, Player};
+
+use super::growing_lp::{GrowingLp, NewColumn, NewRow};
+use super::lp::LpSize;
+
+/// A set of hands of one player, by hand index.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash)]
+pub struct HandSet(u128);
+
+impl HandSet {
+    /// No hand.
+    pub const EMPTY: HandSet = HandSet(0);
+
+    /// Every hand of a player with `hands` hands.
+    pub fn all(hands: usize) -> HandSet {
+        if hands >= 128 {
+            HandSet(u128::MAX)
+        } else {
+            HandSet((1u128 << hands) - 1)
+        }
+    }
+
+    /// The set holding hand `i` alone.
+    pub fn one(i: usize) -> HandSet {
+        HandSet(1u128 << i)
+    }
+
+    /// Whether hand `i` is in the set.
+    pub fn contains(self, i: usize) -> bool {
+        self.0 >> i & 1 == 1
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The hands in both sets.
+    pub fn and(self, other: HandSet) -> HandSet {
+        HandSet(self.0 & other.0)
+    }
+
+    /// The hands in either set.
+    pub fn or(self, other: HandSet) -> HandSet {
+        HandSet(self.0 | other.0)
+    }
+
+    /// The hands of this set not in `other`.
+    pub fn without(self, other: HandSet) -> HandSet {
+        HandSet(self.0 & !other.0)
+    }
+
+    /// The hand indices, rising.
+    pub fn iter(self) -> impl Iterator<Item = usize> {
+        let mut bits = self.0;
+        std::iter::from_fn(move || {
+            (bits != 0).then(|| {
+                let i = bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                i
+            })
+        })
+    }
+
+    /// Number of hands in the set.
+    pub fn len(self) -> usize {
+        self.0.count_ones() as usize
+    }
+}
+
+/// Most hands a player may have for the restricted game's [`HandSet`].
+pub const MAX_HANDS: usize = 128;
+
+/// The action order of the tables and of every tie: call first, then the
+/// bids upwards (that of [`Endgame::actions`]).
+fn rank(action: Action) -> u16 {
+    match action {
+        Action::Call => 0,
+        Action::Bid(b) => 1 + u16::from(b),
+    }
+}
+
+/// The default action at `history`, played wherever a strategy has nothing
+/// else: the call, or at the opening (where no call is legal) the lowest
+/// bid.
+pub fn default_action(history: History) -> Action {
+    if history.is_empty() {
+        Action::Bid(0)
+    } else {
+        Action::Call
+    }
+}
+
+/// One node of the restricted tree: a history with the hands of each
+/// player that reach it by included actions.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct TreeNode {
+    /// The history.
+    pub history: History,
+    /// The hands of player 1 and of player 2 that reach it.
+    pub reach: [HandSet; 2],
+}
+
+/// The included actions of both players: at every history, the mover's
+/// actions (in [`rank`] order), each with the hands it is included for.
+#[derive(Debug, Clone)]
+pub struct RestrictedGame {
+    game: Endgame,
+    hands: [usize; 2],
+    included: HashMap<u32, Vec<(Action, HandSet)>>,
+    sequences: usize,
+}
+
+impl RestrictedGame {
+    /// The restricted game with nothing included yet (the first
+    /// [`RestrictedGame::tree`] includes the defaults of the opening).
+    ///
+    /// # Errors
+    /// A player with more than [`MAX_HANDS`] hands.
+    pub fn new(game: Endgame) -> Result<RestrictedGame> {
+        let hands = Player::BOTH.map(|p| game.hands(p).len());
+        if hands.iter().any(|&n| n > MAX_HANDS) {
+            bail!("{game}: more than {MAX_HANDS} hands per player");
+        }
+        Ok(RestrictedGame {
+            game,
+            hands,
+            included: HashMap::new(),
+            sequences: 0,
+        })
+    }
+
+    /// The game.
+    pub fn game(&self) -> Endgame {
+        self.game
+    }
+
+    /// Included (hand, history, action) triples so far.
+    pub fn sequences(&self) -> usize {
+        self.sequences
+    }
+
+    /// Include `action` at `history` for the mover's `hands`; returns how
+    /// many of them did not have it yet.
+    pub fn include(&mut self, history: History, action: Action, hands: HandSet) -> usize {
+        let actions = self.included.entry(history.0).or_default();
+        let at = actions.partition_point(|&(a, _)| rank(a) < rank(action));
+        let added = match actions.get_mut(at) {
+            Some((a, set)) if *a == action => {
+                let new = hands.without(*set);
+                *set = set.or(hands);
+                new.len()
+            }
+            _ => {
+                actions.insert(at, (action, hands));
+                hands.len()
+            }
+        };
+        self.sequences += added;
+        added
+    }
+
+    /// The mover's included actions at `history`.
+    pub fn actions(&self, history: History) -> &[(Action, HandSet)] {
+        self.included.get(&history.0).map_or(&[], Vec::as_slice)
+    }
+
+    /// The restricted tree, depth first (a node before its children,
+    /// children by rising bid), after closing it: every hand that reaches a
+    /// node and has no included action there gets the default included
+    /// ([`default_action`]).
+    pub fn tree(&mut self) -> Vec<TreeNode> {
+        let mut nodes = Vec::new();
+        let root = TreeNode {
+            history: History::EMPTY,
+            reach: self.hands.map(HandSet::all),
+        };
+        let mut stack = vec![root];
+        while let Some(node) = stack.pop() {
+            let mover = self.game.to_move(node.history).index();
+            let covered = self
+                .actions(node.history)
+                .iter()
+                .fold(HandSet::EMPTY, |set, &(_, hands)| set.or(hands));
+            let bare = node.reach[mover].without(covered);
+            if !bare.is_empty() {
+                self.include(node.history, default_action(node.history), bare);
+            }
+            nodes.push(node);
+            // Children pushed highest bid first, so they pop rising.
+            for &(action, hands) in self.actions(node.history).iter().rev() {
+                let Action::Bid(b) = action else { continue };
+                let mut reach = node.reach;
+                reach[mover] = reach[mover].and(hands);
+                if !reach[mover].is_empty() {
+                    stack.push(TreeNode {
+                        history: node.history.then(b),
+                        reach,
+                    });
+                }
+            }
+        }
+        nodes
+    }
+}
+
+/// The integer payoff weights of calls: for the call after bid `b`, player
+/// 1's payoff times both hands' roll counts, for every pair of hands.
+#[derive(Debug, Clone)]
+pub struct CallPayoffs {
+    hands: [usize; 2],
+    /// `[b][i * hands[1] + j]`: +-1 when the caller is player 2 (player 1
+    /// bid last), in player 1's terms.
+    when_two_calls: Vec<Vec<i8>>,
+    weights: [Vec<u32>; 2],
+}
+
+impl CallPayoffs {
+    /// The table of `game`.
+    pub fn new(game: Endgame) -> CallPayoffs {
+        let all = [game.hands(Player::One), game.hands(Player::Two)];
+        let hands = [all[0].len(), all[1].len()];
+        let when_two_calls = (0..game.bid_count() as u8)
+            .map(|b| {
+                let history = History::EMPTY.then(b);
+                let mut row = Vec::with_capacity(hands[0] * hands[1]);
+                for i in 0..hands[0] {
+                    for j in 0..hands[1] {
+                        // After one bid player 2 is the caller.
+                        let pay = game
+                            .call_payoff(history, [all[0].hand(i), all[1].hand(j)])
+                            .unwrap_or(0);
+                        row.push(pay);
+                    }
+                }
+                row
+            })
+            .collect();
+        let weights = all.map(|h: Hands| (0..h.len()).map(|i| h.weight(i)).collect());
+        CallPayoffs {
+            hands,
+            when_two_calls,
+            weights,
+        }
+    }
+
+    /// Player 1's payoff (+-1) when the player to move calls after
+    /// `history` (not empty) with hands `i` of player 1 and `j` of player 2.
+    pub fn payoff(&self, game: Endgame, history: History, i: usize, j: usize) -> i8 {
+        let last = history.last().unwrap_or(0) as usize;
+        let pay = self.when_two_calls[last][i * self.hands[1] + j];
+        // The truth of the bid decides; the caller's side flips the sign.
+        match game.to_move(history) {
+            Player::Two => pay,
+            Player::One => -pay,
+        }
+    }
+
+    /// The roll count of hand `i` of `player`.
+    pub fn weight(&self, player: Player, i: usize) -> u32 {
+        self.weights[player.index()][i]
+    }
+
+    /// Hands of `player`.
+    pub fn hands(&self, player: Player) -> usize {
+        self.hands[player.index()]
+    }
+}
+
+/// The solved restricted LP: both players' behaviour at the restricted
+/// tree's information sets their plans reach.
+#[derive(Debug, Clone)]
+pub struct RestrictedSolution {
+    /// Player 1's expected payoff in the restricted game.
+    pub value: f64,
+    /// Both players' behaviour in the tree.
+    pub play: [ExtendedPlay; 2],
+    /// Size of the restricted LP.
+    pub size: LpSize,
+    /// Nodes of the restricted tree.
+    pub nodes: usize,
+    /// Simplex iterations of the solve.
+    pub iterations: u64,
+}
+
+/// A player's behaviour strategy given on the nodes of the restricted tree
+/// where he moves, extended by the call everywhere else (and wherever a
+/// hand of his has no behaviour in the tree: his own plan does not reach
+/// it, so what he does there changes no payoff).
+#[derive(Debug, Clone)]
+pub struct ExtendedPlay {
+    player: Player,
+    hands: usize,
+    /// Per history: the actions with positive probability for some hand,
+    /// and their probabilities `[action][hand]`.
+    nodes: HashMap<u32, NodePlay>,
+}
+
+/// The behaviour of one player at one history, for the hands that have one.
+#[derive(Debug, Clone)]
+pub struct NodePlay {
+    /// Actions in [`rank`] order: those of positive probability for some
+    /// hand.
+    pub actions: Vec<Action>,
+    /// `probabilities[k * hands + i]`: the probability of `actions[k]` with
+    /// hand `i` (0 for a hand not in `given`).
+    pub probabilities: Vec<f64>,
+    /// The hands whose behaviour is given; the others play
+    /// [`default_action`].
+    pub given: HandSet,
+}
+
+impl NodePlay {
+    /// The probability of `actions[k]` with hand `i` at `history` (this
+    /// node's history).
+    pub fn probability(&self, history: History, k: usize, hands: usize, i: usize) -> f64 {
+        if self.given.contains(i) {
+            self.probabilities[k * hands + i]
+        } else if self.actions[k] == default_action(history) {
+            1.0
+        } else {
+            0.0
+        }
+    }
+}
+
+impl ExtendedPlay {
+    /// No behaviour anywhere: the call (or the lowest opening bid)
+    /// everywhere.
+    pub fn default_everywhere(game: Endgame, player: Player) -> ExtendedPlay {
+        ExtendedPlay {
+            player,
+            hands: game.hands(player).len(),
+            nodes: HashMap::new(),
+        }
+    }
+
+    /// Whose play this is.
+    pub fn player(&self) -> Player {
+        self.player
+    }
+
+    /// The behaviour at `history`, if the tree gives one (else every hand
+    /// plays [`default_action`]).
+    pub fn at(&self, history: History) -> Option<&NodePlay> {
+        self.nodes.get(&history.0)
+    }
+
+    /// Hands of the player.
+    pub fn hands(&self) -> usize {
+        self.hands
+    }
+
+    /// Every (hand, history, action, probability) the tree gives with a
+    /// positive probability, in no particular order.
+    pub fn entries(&self) -> impl Iterator<Item = (usize, History, Action, f64)> + '_ {
+        self.nodes.iter().flat_map(move |(&h, node)| {
+            node.actions.iter().enumerate().flat_map(move |(k, &a)| {
+                node.given.iter().filter_map(move |i| {
+                    let p = node.probabilities[k * self.hands + i];
+                    (p > 0.0).then_some((i, History(h), a, p))
+                })
+            })
+        })
+    }
+
+    /// Set the behaviour of `hand` at `history` from the weights of its
+    /// included actions (a realisation plan's, or a dual's): normalised,
+    /// probabilities below `1e-10` taken as 0 (solver noise, as in
+    /// [`super::certificate::behaviour`]), nothing when the weights sum to
+    /// 0 (the plan does not reach it).
+    fn set_from_weights(&mut self, history: History, hand: usize, weights: &[(Action, f64)]) {
+        let sum: f64 = weights.iter().map(|w| w.1.max(0.0)).sum();
+        if sum <= 0.0 {
+            return;
+        }
+        let probs: Vec<(Action, f64)> = weights
+            .iter()
+            .map(|&(a, w)| {
+                let p = w.max(0.0) / sum;
+                (a, if p < 1e-10 { 0.0 } else { p })
+            })
+            .filter(|p| p.1 > 0.0)
+            .collect();
+        let kept: f64 = probs.iter().map(|p| p.1).sum();
+        let hands = self.hands;
+        let node = self.nodes.entry(history.0).or_insert_with(|| NodePlay {
+            actions: Vec::new(),
+            probabilities: Vec::new(),
+            given: HandSet::EMPTY,
+        });
+        for &(action, _) in &probs {
+            if !node.actions.contains(&action) {
+                let at = node.actions.partition_point(|&a| rank(a) < rank(action));
+                node.actions.insert(at, action);
+                node.probabilities
+                    .splice(at * hands..at * hands, std::iter::repeat_n(0.0, hands));
+            }
+        }
+        for (action, p) in probs {
+            let k = node
+                .actions
+                .iter()
+                .position(|&a| a == action)
+                .expect("inserted above");
+            node.probabilities[k * hands + hand] = p / kept;
+        }
+        node.given = node.given.or(HandSet::one(hand));
+    }
+}
+
+/// What a row or column of the restricted LP stands for.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+enum Part {
+    /// Row: player 1's information set (hand, history).
+    Infoset,
+    /// Row: player 2's bid sequence, by the history right after the bid.
+    BidRow,
+    /// Row: player 2's call, by the history called.
+    CallRow,
+    /// Column: player 1's bid sequence, by the history right after it.
+    BidColumn,
+    /// Column: player 1's call, by the history called.
+    CallColumn,
+    /// Column: player 2's information-set value (hand, history), free.
+    Value,
+}
+
+/// The key of a row or column: its part, hand and history.
+fn key(part: Part, hand: usize, history: History) -> u64 {
+    (part as u64) << 40 | (hand as u64) << 32 | u64::from(history.0)
+}
+
+/// The restricted LP of the double oracle, kept between rounds: the
+/// restricted game only grows, so every row and column of one round's LP
+/// is in the next one's with the same coefficients (a coefficient stands
+/// between a row and a column exactly when both exist), and a round adds
+/// the new rows (with their coefficients on the old columns) and the new
+/// columns. Re-solving starts from the last optimal basis
+/// ([`GrowingLp`]).
+///
+/// The LP is that of [`super::lp`] on the restricted tree: player 1
+/// maximises over his realisation plan, player 2's information-set values
+/// are free, one row per information set of player 1 and per sequence of
+/// player 2; player 2's plan is the duals of his sequence rows.
+#[derive(Debug)]
+pub struct RestrictedLp {
+    lp: GrowingLp,
+    rows: HashMap<u64, usize>,
+    columns: HashMap<u64, usize>,
+    options: super::LpOptions,
+}
+
+impl RestrictedLp {
+    /// An empty LP.
+    ///
+    /// # Errors
+    /// HiGHS cannot be set up.
+    pub fn new(options: super::LpOptions) -> Result<RestrictedLp> {
+        Ok(RestrictedLp {
+            lp: GrowingLp::new(options)?,
+            rows: HashMap::new(),
+            columns: HashMap::new(),
+            options,
+        })
+    }
+
+    /// Start again from an empty LP (the cold solve each round that a warm
+    /// start is measured against).
+    ///
+    /// # Errors
+    /// As [`RestrictedLp::new`].
+    pub fn reset(&mut self) -> Result<()> {
+        *self = RestrictedLp::new(self.options)?;
+        Ok(())
+    }
+
+    fn row(
+        &mut self,
+        part: Part,
+        hand: usize,
+        history: History,
+        rhs: (f64, f64),
+        new: &mut Vec<NewRow>,
+    ) {
+        let next = self.rows.len();
+        self.rows
+            .entry(key(part, hand, history))
+            .or_insert_with(|| {
+                new.push(NewRow {
+                    bounds: rhs,
+                    entries: Vec::new(),
+                });
+                next
+            });
+    }
+
+    fn row_of(&self, part: Part, hand: usize, history: History) -> Result<usize> {
+        self.rows
+            .get(&key(part, hand, history))
+            .copied()
+            .with_context(|| format!("no {part:?} row for hand {hand} after {history:?}"))
+    }
+
+    /// Add `entries` as the column (`part`, `hand`, `history`): a new
+    /// column whole, an old one's coefficients on the rows new this round.
+    fn column(
+        &mut self,
+        part: Part,
+        hand: usize,
+        history: History,
+        cost: f64,
+        bounds: (f64, f64),
+        entries: &[(usize, f64)],
+        first_new_row: usize,
+        new_rows: &mut [NewRow],
+        new_columns: &mut Vec<NewColumn>,
+    ) {
+        let next = self.columns.len();
+        match self.columns.get(&key(part, hand, history)) {
+            Some(&column) => {
+                for &(row, value) in entries.iter().filter(|e| e.0 >= first_new_row) {
+                    new_rows[row - first_new_row].entries.push((column, value));
+                }
+            }
+            None => {
+                self.columns.insert(key(part, hand, history), next);
+                new_columns.push(NewColumn {
+                    cost,
+                    bounds,
+                    entries: entries.to_vec(),
+                });
+            }
+        }
+    }
+
+    /// Bring the LP up to `tree`, solve it, and read both players'
+    /// behaviour from its primal and dual solution.
+    ///
+    /// # Errors
+    /// HiGHS refuses the model or ends with any status but optimal.
+    pub fn solve(
+        &mut self,
+        restricted: &RestrictedGame,
+        tree: &[TreeNode],
+        payoffs: &CallPayoffs,
+    ) -> Result<RestrictedSolution> {
+        let game = restricted.game;
+        let (one, two) = (Player::One, Player::Two);
+        let weight = |i: usize, j: usize| {
+            f64::from(payoffs.weight(one, i)) * f64::from(payoffs.weight(two, j))
+        };
+        let first_new_row = self.rows.len();
+        let mut new_rows = Vec::new();
+        // Rows: player 1's information sets, player 2's sequences.
+        for node in tree {
+            let h = node.history;
+            if game.to_move(h) == one {
+                let rhs = if h.is_empty() { 1.0 } else { 0.0 };
+                for i in node.reach[0].iter() {
+                    self.row(Part::Infoset, i, h, (rhs, rhs), &mut new_rows);
+                }
+            } else {
+                for &(action, hands) in restricted.actions(h) {
+                    for j in node.reach[1].and(hands).iter() {
+                        let (part, at) = match action {
+                            Action::Call => (Part::CallRow, h),
+                            Action::Bid(b) => (Part::BidRow, h.then(b)),
+                        };
+                        self.row(part, j, at, (f64::NEG_INFINITY, 0.0), &mut new_rows);
+                    }
+                }
+            }
+        }
+        let mut new_columns = Vec::new();
+        let mut entries: Vec<(usize, f64)> = Vec::new();
+        let free = (f64::NEG_INFINITY, f64::INFINITY);
+        // Columns of player 1's sequences.
+        for node in tree {
+            let h = node.history;
+            if game.to_move(h) != one {
+                continue;
+            }
+            for &(action, hands) in restricted.actions(h) {
+                for i in node.reach[0].and(hands).iter() {
+                    entries.clear();
+                    entries.push((self.row_of(Part::Infoset, i, h)?, 1.0));
+                    let (part, at) = match action {
+                        Action::Call => {
+                            // Against player 2's bid sequences ending here.
+                            for j in node.reach[1].iter() {
+                                let pay = f64::from(payoffs.payoff(game, h, i, j)) * weight(i, j);
+                                entries.push((self.row_of(Part::BidRow, j, h)?, -pay));
+                            }
+                            (Part::CallColumn, h)
+                        }
+                        Action::Bid(b) => {
+                            let g = h.then(b);
+                            // Player 1's information sets after player 2's
+                            // raises, and player 2's calls of this bid.
+                            for &(reply, replying) in restricted.actions(g) {
+                                match reply {
+                                    Action::Bid(c) if !node.reach[1].and(replying).is_empty() => {
+                                        entries.push((
+                                            self.row_of(Part::Infoset, i, g.then(c))?,
+                                            -1.0,
+                                        ));
+                                    }
+                                    _ => {}
+                                }
+                            }
+                            for j in node.reach[1].iter() {
+                                if let Some(&row) = self.rows.get(&key(Part::CallRow, j, g)) {
+                                    let pay =
+                                        f64::from(payoffs.payoff(game, g, i, j)) * weight(i, j);
+                                    entries.push((row, -pay));
+                                }
+                            }
+                            (Part::BidColumn, g)
+                        }
+                    };
+                    self.column(
+                        part,
+                        i,
+                        at,
+                        0.0,
+                        (0.0, f64::INFINITY),
+                        &entries,
+                        first_new_row,
+                        &mut new_rows,
+                        &mut new_columns,
+                    );
+                }
+            }
+        }
+        // Columns of player 2's information-set values, free.
+        for node in tree {
+            let h = node.history;
+            if game.to_move(h) != two {
+                continue;
+            }
+            for j in node.reach[1].iter() {
+                entries.clear();
+                for &(action, hands) in restricted.actions(h) {
+                    if hands.contains(j) {
+                        let own = match action {
+                            Action::Call => self.row_of(Part::CallRow, j, h)?,
+                            Action::Bid(b) => self.row_of(Part::BidRow, j, h.then(b))?,
+                        };
+                        entries.push((own, 1.0));
+                    }
+                }
+                let root = h.len() < 2;
+                if !root {
+                    entries.push((self.row_of(Part::BidRow, j, h.parent())?, -1.0));
+                }
+                let cost = if root { 1.0 } else { 0.0 };
+                self.column(
+                    Part::Value,
+                    j,
+                    h,
+                    cost,
+                    free,
+                    &entries,
+                    first_new_row,
+                    &mut new_rows,
+                    &mut new_columns,
+                );
+            }
+        }
+        self.lp.add_rows(&new_rows)?;
+        self.lp.add_columns(&new_columns)?;
+        let (objective, primal, duals) = self.lp.solve()?;
+        let rolls =
+            f64::from(game.hands(one).total_weight()) * f64::from(game.hands(two).total_weight());
+        let value = objective / rolls;
+
+        let mut play = [
+            ExtendedPlay::default_everywhere(game, one),
+            ExtendedPlay::default_everywhere(game, two),
+        ];
+        let mut weights = Vec::new();
+        for node in tree {
+            let h = node.history;
+            let mover = game.to_move(h);
+            for i in node.reach[mover.index()].iter() {
+                weights.clear();
+                for &(action, hands) in restricted.actions(h) {
+                    if !hands.contains(i) {
+                        continue;
+                    }
+                    let (part, at) = match (mover, action) {
+                        (Player::One, Action::Call) => (Part::CallColumn, h),
+                        (Player::One, Action::Bid(b)) => (Part::BidColumn, h.then(b)),
+                        (Player::Two, Action::Call) => (Part::CallRow, h),
+                        (Player::Two, Action::Bid(b)) => (Part::BidRow, h.then(b)),
+                    };
+                    let w = match mover {
+                        Player::One => self.columns.get(&key(part, i, at)).map(|&c| primal[c]),
+                        Player::Two => self.rows.get(&key(part, i, at)).map(|&r| duals[r].abs()),
+                    };
+                    weights.push((action, w.context("sequence of an included action")?));
+                }
+                play[mover.index()].set_from_weights(h, i, &weights);
+            }
+        }
+        Ok(RestrictedSolution {
+            value,
+            play,
+            size: LpSize {
+                rows: self.lp.rows() as u64,
+                columns: self.lp.columns() as u64,
+                nonzeros: self.lp.nonzeros(),
+            },
+            nodes: tree.len(),
+            iterations: self.lp.iterations(),
+        })
+    }
+}
