@@ -119,6 +119,8 @@ impl From<gametab_games::Error> for Error {
         match error {
             gametab_games::Error::OutOfRange { what, detail } => Error::OutOfRange { what, detail },
             gametab_games::Error::Inconsistent(detail) => Error::Inconsistent(detail),
+            // The event index folds into the text: a table query has no log.
+            located @ gametab_games::Error::AtEvent { .. } => Error::from(located.without_event()),
         }
     }
 }

@@ -11,7 +11,7 @@ use axum::extract::rejection::BytesRejection;
 use axum::extract::{RawQuery, State};
 use axum::http::StatusCode;
 use axum::response::Response;
-use gametab_games::werewolf::{GameLog as WerewolfLog, RolesLog, ScoringRule};
+use gametab_games::werewolf::{GameLog as WerewolfLog, ScoringRule};
 
 use super::handlers::{body_of, engine_answer, json_body, to_json};
 use super::params::{ApiError, Params};
@@ -42,18 +42,19 @@ async fn answer(
     engine_answer(Arc::clone(&set), move || {
         let (rule, body) = prepared?;
         let text = json_body(&body)?;
-        let mut log: WerewolfLog = serde_json::from_str(text).map_err(|e| {
+        let log: WerewolfLog = serde_json::from_str(text).map_err(|e| {
             ApiError::status(
                 StatusCode::UNPROCESSABLE_ENTITY,
                 format!("invalid log: {e}"),
             )
         })?;
-        if roles && !log.is_role_log() {
-            log.roles = Some(RolesLog::default());
-        }
         // Everything wrong with a log that parsed is in the log: 422.
-        let report = werewolf::cli::report(&log, rule)
-            .map_err(|e| ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, format!("{e:#}")))?;
+        let report = if roles {
+            werewolf::cli::report_with_roles(&log, rule)
+        } else {
+            werewolf::cli::report(&log, rule)
+        }
+        .map_err(|e| ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, format!("{e:#}")))?;
         to_json(&report)
     })
     .await

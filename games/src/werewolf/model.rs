@@ -441,18 +441,15 @@ impl Game {
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for a player not at the table or a behaviour
-    /// score that is not finite; [`Error::Inconsistent`] naming the event
-    /// (its 1-based number and content) when it involves a dead player,
+    /// score that is not finite; [`Error::AtEvent`] naming the event (its
+    /// index and content) when it involves a dead player,
     /// a self-vote, or contradicts the hard facts known so far (a player
     /// both wolf and village, more wolves or village-side players than the
     /// setup has). On error the game is left unchanged.
     pub fn push(&mut self, event: Event) -> Result<()> {
         let mut next = self.clone();
         next.apply(event).map_err(|error| match error {
-            Error::Inconsistent(detail) => Error::Inconsistent(format!(
-                "event {} ({event}): {detail}",
-                self.events.len() + 1
-            )),
+            Error::Inconsistent(_) => error.at_event(self.events.len(), Some(event.to_string())),
             other => other,
         })?;
         *self = next;

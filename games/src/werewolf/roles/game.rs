@@ -1,19 +1,24 @@
-//! The role events and a validated role game.
+//! A validated role game: the events so far, each checked on entry against
+//! the rules and the hard facts.
 //!
 //! A [`RoleGame`] is built event by event like the side-only
 //! [`Game`](super::super::Game): every event is checked against who is
-//! alive and against the hard facts so far (the roles each player may
-//! still hold, the lovers), and contradictory input is refused naming the
-//! event. Deaths are grouped in *steps*: a night, an old-style night kill
-//! or an elimination opens one, and the hunter's shot and the lovers'
-//! deaths it causes belong to it. The posterior reads the validated events
-//! and steps back.
+//! alive, against the hard facts so far (the roles each player may still
+//! hold, the lovers), against the rules (a shot right after the hunter's
+//! death, a revote among the tied players, a guard's target that is not
+//! the last one) and against the end of the game when the facts make it
+//! public; a refusal names the event. Deaths are grouped in *steps*: a
+//! night, an old-style night kill or an elimination opens one, and the
+//! hunter's shot and the lovers' deaths it causes follow it directly. The
+//! posterior reads the validated events, steps and checkpoints back.
 
 use crate::error::{Error, Result};
 
-use super::super::model::{Event, Game, Player, PlayerSet, Side};
+use super::super::model::{Player, PlayerSet, Side};
+use super::end::public_end;
 use super::events::{Known, RoleEvent};
-use super::setup::{Role, RoleModel, RoleSet, RoleSetup};
+use super::model::RoleModel;
+use super::setup::{Role, RoleSet, RoleSetup};
 
 /// How the primary deaths of a step came about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -38,6 +43,8 @@ pub(crate) struct Step {
     pub(crate) all: PlayerSet,
     /// The hunter who shot, if any.
     pub(crate) shooter: Option<Player>,
+    /// A night's logged guard target.
+    pub(crate) guarded: Option<Player>,
 }
 
 /// How a player died.
@@ -49,13 +56,24 @@ enum Death {
     Consequence,
 }
 
-/// An event with the living players just before it and, for a death, its
-/// step.
+/// An event with the living players just before it, for a vote the
+/// players it could have gone to, and for a death its step.
 #[derive(Debug, Clone, PartialEq)]
 pub(crate) struct TimedRoleEvent {
     pub(crate) event: RoleEvent,
     pub(crate) living: PlayerSet,
+    /// A vote's possible targets: the living other than the voter, or in a
+    /// revote the tied players other than the voter.
+    pub(crate) choices: PlayerSet,
     pub(crate) step: Option<usize>,
+}
+
+/// A vote that tied, waiting for its revote's outcome.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PendingTie {
+    players: PlayerSet,
+    /// 0-based index of the `tie` event.
+    index: usize,
 }
 
 /// A validated role game.
@@ -64,6 +82,9 @@ pub struct RoleGame {
     setup: RoleSetup,
     model: RoleModel,
     viewer: Option<(Player, Known)>,
+    /// A side-only log read by the role engine: its `seer` events are
+    /// checks whose source the log does not model.
+    side_log: bool,
     events: Vec<TimedRoleEvent>,
     steps: Vec<Step>,
     living: PlayerSet,
@@ -71,7 +92,23 @@ pub struct RoleGame {
     /// How each dead player died.
     deaths: Vec<Option<Death>>,
     lovers: Option<(Player, Player)>,
+    /// Whether the last event belongs to a step that its consequences
+    /// (shot, lovers' deaths) may still join.
+    step_open: bool,
+    /// The living at every point the game must not have ended yet (before
+    /// each event that is no consequence of the step before it).
+    checkpoints: Vec<PlayerSet>,
+    tie: Option<PendingTie>,
+    /// The guard viewer's logged target of the last night, if any.
+    last_guarded: Option<Player>,
+    /// Each player's behaviour scores added up.
+    scores: Vec<f64>,
 }
+
+/// The largest total of one player's behaviour scores, in absolute value:
+/// the engines add up to 64 of them, which stays inside the floating-point
+/// range.
+pub const MAX_SCORE_TOTAL: f64 = 1e300;
 
 impl RoleGame {
     /// A role game before any event; the viewer, if any, knows their role
@@ -97,18 +134,49 @@ impl RoleGame {
             setup,
             model,
             viewer,
+            side_log: false,
             events: Vec::new(),
             steps: Vec::new(),
             living: setup.sides().everyone(),
             allowed: vec![present; players],
             deaths: vec![None; players],
             lovers: None,
+            step_open: false,
+            checkpoints: Vec::new(),
+            tie: None,
+            last_guarded: None,
+            scores: vec![0.0; players],
         };
         if let Some((player, known)) = viewer {
             game.check_player(player, "viewer")?;
-            game.learn(player, known)
-                .map_err(|e| Error::Inconsistent(format!("viewer: {e}")))?;
+            game.learn(player, known).map_err(|error| match error {
+                Error::Inconsistent(detail) => Error::Inconsistent(format!("viewer: {detail}")),
+                other => other,
+            })?;
         }
+        Ok(game)
+    }
+
+    /// A side-only game read by the role engine: the setup has no special
+    /// role, and its `seer` events keep their side-only meaning (a check
+    /// whose source the log does not model) instead of being the viewer's
+    /// own.
+    ///
+    /// # Errors
+    /// As [`RoleGame::new`]; [`Error::Inconsistent`] for a setup with a
+    /// special role.
+    pub fn for_side_log(
+        setup: RoleSetup,
+        model: RoleModel,
+        viewer: Option<(Player, Known)>,
+    ) -> Result<RoleGame> {
+        if !setup.specials().is_empty() {
+            return Err(Error::Inconsistent(
+                "a side-only log has no special roles".into(),
+            ));
+        }
+        let mut game = RoleGame::new(setup, model, viewer)?;
+        game.side_log = true;
         Ok(game)
     }
 
@@ -125,6 +193,11 @@ impl RoleGame {
     /// The viewer and what they know of themselves.
     pub fn viewer(&self) -> Option<(Player, Known)> {
         self.viewer
+    }
+
+    /// Whether this is a side-only log read by the role engine.
+    pub fn is_side_log(&self) -> bool {
+        self.side_log
     }
 
     /// The players alive now.
@@ -147,12 +220,46 @@ impl RoleGame {
         self.events.iter().map(|timed| &timed.event)
     }
 
+    /// The number of events so far.
+    pub fn len(&self) -> usize {
+        self.events.len()
+    }
+
+    /// Whether no event happened yet.
+    pub fn is_empty(&self) -> bool {
+        self.events.is_empty()
+    }
+
+    /// The same game after its first `events` events only (all of them
+    /// when `events` is larger).
+    ///
+    /// # Errors
+    /// Never for a validated game: its prefixes were validated on the way.
+    pub fn prefix(&self, events: usize) -> Result<RoleGame> {
+        let mut game = RoleGame::new(self.setup, self.model, self.viewer)?;
+        game.side_log = self.side_log;
+        for timed in self.events.iter().take(events) {
+            game.push(timed.event.clone())?;
+        }
+        Ok(game)
+    }
+
     pub(crate) fn timed_events(&self) -> &[TimedRoleEvent] {
         &self.events
     }
 
     pub(crate) fn steps(&self) -> &[Step] {
         &self.steps
+    }
+
+    /// The living at every point where the game must not have ended yet.
+    pub(crate) fn checkpoints(&self) -> &[PlayerSet] {
+        &self.checkpoints
+    }
+
+    /// Each player's behaviour scores added up, by seat.
+    pub(crate) fn score_totals(&self) -> &[f64] {
+        &self.scores
     }
 
     /// Whether cupid's lovers `a` and `b` agree with the deaths so far. A
@@ -175,85 +282,85 @@ impl RoleGame {
     /// Append `event` after checking it against the game so far.
     ///
     /// # Errors
-    /// [`Error::OutOfRange`] for a player not at the table or a score that
-    /// is not finite; [`Error::Inconsistent`] naming the event (number and
-    /// content) when it involves a dead player, contradicts the hard facts,
-    /// or breaks a rule (a shot by someone who did not just die, a lover's
-    /// death without cupid...). On error the game is unchanged.
+    /// [`Error::AtEvent`] with the event's index and content, around an
+    /// [`Error::OutOfRange`] for a player not at the table or a score out
+    /// of range, or an [`Error::Inconsistent`] when the event involves a
+    /// dead player, contradicts the hard facts, breaks a rule (a shot by
+    /// someone who did not just die, a lover's death without cupid, a
+    /// revote outside the tie, a `seer` event by a viewer who is not the
+    /// seer...) or comes after the game has publicly ended. On error the
+    /// game is unchanged.
     pub fn push(&mut self, event: RoleEvent) -> Result<()> {
         let mut next = self.clone();
-        let number = self.events.len() + 1;
-        next.apply(event.clone()).map_err(|error| match error {
-            Error::Inconsistent(detail) => {
-                Error::Inconsistent(format!("event {number} ({event}): {detail}"))
-            }
-            other => other,
-        })?;
+        let index = self.events.len();
+        next.apply(event.clone())
+            .map_err(|error| error.at_event(index, Some(event.to_string())))?;
         *self = next;
         Ok(())
     }
 
     fn apply(&mut self, event: RoleEvent) -> Result<()> {
         let living = self.living;
+        let event = normalised(event);
+        if event.is_consequence() {
+            if !self.step_open {
+                return Err(Error::Inconsistent(
+                    "a hunter's shot or a lover's death follows the night or elimination that \
+                     caused it directly (only other shots and lovers' deaths in between)"
+                        .into(),
+                ));
+            }
+        } else {
+            if let Some(reason) = public_end(self) {
+                return Err(Error::Inconsistent(reason));
+            }
+            self.step_open = false;
+            if self.checkpoints.last() != Some(&living) {
+                self.checkpoints.push(living);
+            }
+        }
+        let mut choices = living;
         let mut step = None;
         match &event {
-            RoleEvent::Night { deaths } => {
-                if deaths.len() > 2 {
-                    return Err(Error::Inconsistent(format!(
-                        "{} deaths in one night; the wolves and the poison kill at most 2 \
-                         (lovers dying of grief are `lover_death` events)",
-                        deaths.len()
-                    )));
-                }
-                if deaths.len() == 2 && !self.setup.has(Role::Witch) {
+            RoleEvent::Night { deaths, guarded } => {
+                self.no_pending_tie()?;
+                step = Some(self.night(deaths, *guarded)?);
+            }
+            RoleEvent::NightKill { victim } => {
+                self.no_pending_tie()?;
+                self.check_alive(*victim)?;
+                self.learn(*victim, Known::Side(Side::Village))?;
+                self.last_guarded = None;
+                step = Some(self.open_step(Cause::NightKill, PlayerSet::EMPTY.with(*victim), None));
+            }
+            RoleEvent::SeerCheck { target, result } => self.own_check(*target, *result)?,
+            RoleEvent::Vote { voter, target } => choices = self.vote(*voter, *target)?,
+            RoleEvent::Tie { players } => self.tie(players)?,
+            RoleEvent::NoElimination => {
+                if self.tie.take().is_none() {
                     return Err(Error::Inconsistent(
-                        "two deaths in one night need a witch's poison, the setup has no witch"
+                        "nobody is spared the vote but after a second tie: `no_elimination` \
+                         follows a `tie` and its revote"
                             .into(),
                     ));
                 }
-                let mut primary = PlayerSet::EMPTY;
-                for &victim in deaths {
-                    self.check_alive(victim)?;
-                    if primary.contains(victim) {
-                        return Err(Error::Inconsistent(format!("{victim} listed twice")));
-                    }
-                    primary = primary.with(victim);
-                }
-                step = Some(self.open_step(Cause::Night, primary));
             }
-            RoleEvent::NightKill { victim } => {
-                self.check_alive(*victim)?;
-                self.learn(*victim, Known::Side(Side::Village))?;
-                step = Some(self.open_step(Cause::NightKill, PlayerSet::EMPTY.with(*victim)));
-            }
-            RoleEvent::SeerCheck { target, result } => {
-                self.check_alive(*target)?;
-                if self.model.sides.seer_trusted() {
-                    self.learn(*target, Known::Side(*result))?;
-                }
-            }
-            RoleEvent::Vote { voter, target } => {
-                self.check_alive(*voter)?;
-                self.check_alive(*target)?;
-                if voter == target {
-                    return Err(Error::Inconsistent(format!("{voter} votes for themselves")));
-                }
-            }
-            RoleEvent::Behaviour { player, score } => {
-                self.check_alive(*player)?;
-                if !score.is_finite() {
-                    return Err(Error::OutOfRange {
-                        what: "behaviour score",
-                        detail: format!("{score} for {player}, must be finite"),
-                    });
-                }
-            }
+            RoleEvent::Behaviour { player, score } => self.behaviour(*player, *score)?,
             RoleEvent::Eliminated { player, shown } => {
                 self.check_alive(*player)?;
+                if let Some(tie) = self.tie.take() {
+                    if !tie.players.contains(*player) {
+                        return Err(Error::Inconsistent(format!(
+                            "the revote after the tie of event {} is among players {}",
+                            tie.index + 1,
+                            numbers(tie.players)
+                        )));
+                    }
+                }
                 if let Some(known) = shown {
                     self.learn(*player, *known)?;
                 }
-                step = Some(self.open_step(Cause::Vote, PlayerSet::EMPTY.with(*player)));
+                step = Some(self.open_step(Cause::Vote, PlayerSet::EMPTY.with(*player), None));
             }
             RoleEvent::Revealed { player, known } => {
                 self.check_player(*player, "player")?;
@@ -269,37 +376,215 @@ impl RoleGame {
                 player,
                 role,
                 check,
-            } => {
-                self.check_player(*player, "player")?;
-                if *role == Role::Wolf {
-                    return Err(Error::Inconsistent(
-                        "a claim names a village-side role, never wolf".into(),
-                    ));
-                }
-                if let Some((target, _)) = check {
-                    self.check_player(*target, "checked player")?;
-                    if *role != Role::Seer {
-                        return Err(Error::Inconsistent(format!(
-                            "only a seer claim reports a check, not a {role} claim"
-                        )));
-                    }
-                    if target == player {
-                        return Err(Error::Inconsistent(format!(
-                            "{player} reports a check of themselves"
-                        )));
-                    }
-                }
-            }
+            } => self.claim(*player, *role, *check)?,
+        }
+        if step.is_some() {
+            self.step_open = true;
         }
         self.events.push(TimedRoleEvent {
             event,
             living,
+            choices,
             step,
         });
         Ok(())
     }
 
-    fn open_step(&mut self, cause: Cause, primary: PlayerSet) -> usize {
+    fn no_pending_tie(&self) -> Result<()> {
+        match self.tie {
+            Some(tie) => Err(Error::Inconsistent(format!(
+                "the day of the tie of event {} has not ended: its revote ends with an \
+                 `eliminated` of a tied player or `no_elimination`",
+                tie.index + 1
+            ))),
+            None => Ok(()),
+        }
+    }
+
+    fn night(&mut self, deaths: &[Player], guarded: Option<Player>) -> Result<usize> {
+        if deaths.len() > 2 {
+            return Err(Error::Inconsistent(format!(
+                "{} deaths in one night; the wolves and the poison kill at most 2 \
+                 (lovers dying of grief are `lover_death` events)",
+                deaths.len()
+            )));
+        }
+        if deaths.len() == 2 && !self.setup.has(Role::Witch) {
+            return Err(Error::Inconsistent(
+                "two deaths in one night need a witch's poison, the setup has no witch".into(),
+            ));
+        }
+        let mut primary = PlayerSet::EMPTY;
+        for &victim in deaths {
+            self.check_alive(victim)?;
+            if primary.contains(victim) {
+                return Err(Error::Inconsistent(format!("{victim} listed twice")));
+            }
+            primary = primary.with(victim);
+        }
+        if let Some(target) = guarded {
+            match self.viewer {
+                Some((viewer, Known::Role(Role::Guard))) if self.living.contains(viewer) => {}
+                Some((_, Known::Role(Role::Guard))) => {
+                    return Err(Error::Inconsistent(
+                        "the guard is dead: he protects nobody".into(),
+                    ))
+                }
+                _ => {
+                    return Err(Error::Inconsistent(
+                        "only a guard viewer logs the guard's target (`viewer_role`: guard)".into(),
+                    ))
+                }
+            }
+            self.check_alive(target)?;
+            if self.last_guarded == Some(target) {
+                return Err(Error::Inconsistent(format!(
+                    "the guard never protects the same player two nights running ({target} \
+                     was protected the night before)"
+                )));
+            }
+        }
+        self.last_guarded = guarded;
+        Ok(self.open_step(Cause::Night, primary, guarded))
+    }
+
+    /// The viewer's own seer check (or a side-only log's unmodelled one).
+    fn own_check(&mut self, target: Player, result: Known) -> Result<()> {
+        self.check_alive(target)?;
+        if !self.side_log {
+            match self.viewer {
+                Some((viewer, Known::Role(Role::Seer))) => {
+                    if !self.living.contains(viewer) {
+                        return Err(Error::Inconsistent(
+                            "the seer is dead: she checks nobody".into(),
+                        ));
+                    }
+                    if viewer == target {
+                        return Err(Error::Inconsistent(
+                            "the seer checks another player, not herself".into(),
+                        ));
+                    }
+                }
+                _ => {
+                    return Err(Error::Inconsistent(
+                        "a `seer` event is the viewer's own check: it needs the seer as the \
+                         viewer (`viewer_role`: seer); another player's report is a seer \
+                         `claim` with a `target` and a `result`"
+                            .into(),
+                    ))
+                }
+            }
+            self.check_report(result)?;
+        } else if let Known::Role(role) = result {
+            return Err(Error::Inconsistent(format!(
+                "a side-only log's check reports a side, not the {role}"
+            )));
+        }
+        if self.model.sides.seer_trusted() {
+            self.learn(target, result)?;
+        }
+        Ok(())
+    }
+
+    /// A seer's report names a card the setup holds, never a second seer.
+    fn check_report(&self, result: Known) -> Result<()> {
+        match result {
+            Known::Role(Role::Seer) => Err(Error::Inconsistent(
+                "a seer never sees a second seer".into(),
+            )),
+            Known::Role(role) if !self.setup.has(role) => {
+                Err(Error::Inconsistent(format!("the setup has no {role} card")))
+            }
+            _ => Ok(()),
+        }
+    }
+
+    fn vote(&self, voter: Player, target: Player) -> Result<PlayerSet> {
+        self.check_alive(voter)?;
+        self.check_alive(target)?;
+        if voter == target {
+            return Err(Error::Inconsistent(format!("{voter} votes for themselves")));
+        }
+        match self.tie {
+            Some(tie) if !tie.players.contains(target) => Err(Error::Inconsistent(format!(
+                "the revote after the tie of event {} is among players {}",
+                tie.index + 1,
+                numbers(tie.players)
+            ))),
+            Some(tie) => Ok(tie.players.without(voter)),
+            None => Ok(self.living.without(voter)),
+        }
+    }
+
+    fn tie(&mut self, players: &[Player]) -> Result<()> {
+        if let Some(tie) = self.tie {
+            return Err(Error::Inconsistent(format!(
+                "the revote after the tie of event {} tied again: nobody is voted out \
+                 (`no_elimination`)",
+                tie.index + 1
+            )));
+        }
+        let mut set = PlayerSet::EMPTY;
+        for &player in players {
+            self.check_alive(player)?;
+            if set.contains(player) {
+                return Err(Error::Inconsistent(format!("{player} listed twice")));
+            }
+            set = set.with(player);
+        }
+        if set.len() < 2 {
+            return Err(Error::Inconsistent(
+                "a tie is between two players or more".into(),
+            ));
+        }
+        self.tie = Some(PendingTie {
+            players: set,
+            index: self.events.len(),
+        });
+        Ok(())
+    }
+
+    fn behaviour(&mut self, player: Player, score: f64) -> Result<()> {
+        self.check_alive(player)?;
+        let total = self.scores[player.index()] + score;
+        if !score.is_finite() || total.abs() > MAX_SCORE_TOTAL {
+            return Err(Error::OutOfRange {
+                what: "behaviour score",
+                detail: format!(
+                    "{score} for {player}, must be finite and keep the player's total within \
+                     ±{MAX_SCORE_TOTAL:e}"
+                ),
+            });
+        }
+        self.scores[player.index()] = total;
+        Ok(())
+    }
+
+    fn claim(&self, player: Player, role: Role, check: Option<(Player, Known)>) -> Result<()> {
+        self.check_alive(player)?;
+        if role == Role::Wolf {
+            return Err(Error::Inconsistent(
+                "a claim names a village-side role, never wolf".into(),
+            ));
+        }
+        if let Some((target, result)) = check {
+            self.check_player(target, "checked player")?;
+            if role != Role::Seer {
+                return Err(Error::Inconsistent(format!(
+                    "only a seer claim reports a check, not a {role} claim"
+                )));
+            }
+            if target == player {
+                return Err(Error::Inconsistent(format!(
+                    "{player} reports a check of themselves"
+                )));
+            }
+            self.check_report(result)?;
+        }
+        Ok(())
+    }
+
+    fn open_step(&mut self, cause: Cause, primary: PlayerSet, guarded: Option<Player>) -> usize {
         let index = self.steps.len();
         self.steps.push(Step {
             cause,
@@ -307,6 +592,7 @@ impl RoleGame {
             primary,
             all: primary,
             shooter: None,
+            guarded,
         });
         for player in primary.players() {
             self.deaths[player.index()] = Some(Death::Primary(index));
@@ -315,17 +601,15 @@ impl RoleGame {
         index
     }
 
-    fn current_step(&self, what: &str) -> Result<usize> {
-        self.steps
-            .len()
-            .checked_sub(1)
-            .ok_or_else(|| Error::Inconsistent(format!("{what} before any night or elimination")))
+    fn current_step(&self) -> usize {
+        // `step_open` holds, so a step exists.
+        self.steps.len().saturating_sub(1)
     }
 
     fn shot(&mut self, hunter: Player, target: Player) -> Result<usize> {
         self.check_player(hunter, "hunter")?;
         self.check_alive(target)?;
-        let index = self.current_step("a hunter's shot")?;
+        let index = self.current_step();
         let step = self.steps[index];
         if !step.primary.contains(hunter) {
             return Err(Error::Inconsistent(format!(
@@ -350,7 +634,7 @@ impl RoleGame {
         }
         self.check_player(lover, "lover")?;
         self.check_alive(player)?;
-        let index = self.current_step("a lover's death")?;
+        let index = self.current_step();
         if !self.steps[index].all.contains(lover) {
             return Err(Error::Inconsistent(format!(
                 "{lover} did not die in the last step"
@@ -414,18 +698,11 @@ impl RoleGame {
                 )));
             }
         }
-        let wolfish = |a: &&RoleSet| **a == RoleSet::of_side(Side::Wolf);
         let village = self
             .allowed
             .iter()
             .filter(|a| !a.contains(Role::Wolf))
             .count() as u32;
-        if self.allowed.iter().filter(wolfish).count() as u32 > self.setup.wolves() {
-            return Err(Error::Inconsistent(format!(
-                "more players known to be wolves than the {} wolves of the setup",
-                self.setup.wolves()
-            )));
-        }
         if village > self.setup.players() - self.setup.wolves() {
             return Err(Error::Inconsistent(format!(
                 "{village} players known to be on the village side, the setup has {}",
@@ -434,67 +711,38 @@ impl RoleGame {
         }
         Ok(())
     }
+}
 
-    /// The same game seen by side alone, for the published method: votes,
-    /// checks and scores as they are, every death an unrevealed death
-    /// unless its side was shown, a shot reveals a village-side hunter,
-    /// claims dropped. A village-side viewer stays the viewer; a wolf
-    /// viewer (which a side-only game cannot have) becomes a revealed wolf
-    /// before the first event.
-    ///
-    /// # Errors
-    /// Never for a validated role game; the side game's own checks are run.
-    pub fn side_game(&self) -> Result<Game> {
-        let village_viewer = self
-            .viewer
-            .filter(|(_, known)| known.side() == Side::Village)
-            .map(|(player, _)| player);
-        let mut game = Game::new(self.setup.sides(), self.model.sides, village_viewer)?;
-        if let Some((player, known)) = self.viewer {
-            if known.side() == Side::Wolf {
-                game.push(Event::Revealed {
-                    player,
-                    side: Side::Wolf,
-                })?;
-            }
-        }
-        for timed in &self.events {
-            for event in side_events(&timed.event) {
-                game.push(event)?;
-            }
-        }
-        Ok(game)
+/// The event in one canonical form: a reported or shown "wolf" card is the
+/// wolf side (the same fact either way).
+fn normalised(event: RoleEvent) -> RoleEvent {
+    let canonical = |known: Known| match known {
+        Known::Role(Role::Wolf) => Known::Side(Side::Wolf),
+        other => other,
+    };
+    match event {
+        RoleEvent::SeerCheck { target, result } => RoleEvent::SeerCheck {
+            target,
+            result: canonical(result),
+        },
+        RoleEvent::Claim {
+            player,
+            role,
+            check,
+        } => RoleEvent::Claim {
+            player,
+            role,
+            check: check.map(|(target, result)| (target, canonical(result))),
+        },
+        other => other,
     }
 }
 
-/// The side-only events of one role event (see [`RoleGame::side_game`]).
-fn side_events(event: &RoleEvent) -> Vec<Event> {
-    let unrevealed = |player| Event::Eliminated {
-        player,
-        revealed: None,
-    };
-    match *event {
-        RoleEvent::Night { ref deaths } => deaths.iter().map(|&p| unrevealed(p)).collect(),
-        RoleEvent::NightKill { victim } => vec![Event::NightKill { victim }],
-        RoleEvent::SeerCheck { target, result } => vec![Event::SeerCheck { target, result }],
-        RoleEvent::Vote { voter, target } => vec![Event::Vote { voter, target }],
-        RoleEvent::Behaviour { player, score } => vec![Event::Behaviour { player, score }],
-        RoleEvent::Eliminated { player, shown } => vec![Event::Eliminated {
-            player,
-            revealed: shown.map(Known::side),
-        }],
-        RoleEvent::Revealed { player, known } => vec![Event::Revealed {
-            player,
-            side: known.side(),
-        }],
-        RoleEvent::HunterShot { hunter, target } => vec![
-            Event::Revealed {
-                player: hunter,
-                side: Side::Village,
-            },
-            unrevealed(target),
-        ],
-        RoleEvent::LoverDeath { player, .. } => vec![unrevealed(player)],
-        RoleEvent::Claim { .. } => Vec::new(),
-    }
+/// "3, 5" for a set of players.
+fn numbers(players: PlayerSet) -> String {
+    players
+        .players()
+        .map(|p| p.number().to_string())
+        .collect::<Vec<_>>()
+        .join(", ")
 }
