@@ -18,7 +18,7 @@
 use super::super::model::{Player, PlayerSet};
 use super::game::RoleGame;
 use super::model::RoleModel;
-use super::night::{NightPass, NightRoles, Scaled, SCALE_LN};
+use super::night::{NightPass, NightRoles, Scaled, SCALE_LN, SCALE_UP};
 use super::setup::Role;
 use super::terms::Compiled;
 
@@ -93,13 +93,20 @@ pub(crate) struct Placer<'a> {
     not_villager: u64,
     /// Whether to add the sums by pairs of (seat, special role).
     pairs_wanted: bool,
+    /// Seats and specials (the strides of the pair sums).
+    players: usize,
+    ns: usize,
+    /// Seats a claim or a role-form check names: a special role's holder
+    /// outside them changes no claim's weight.
+    named: u64,
     pass: NightPass,
     memo: NightMemo,
     // The current wolf set and assignment.
     stamp: u32,
     wolves: u64,
     holders: [Option<Player>; 7],
-    seats: Vec<usize>,
+    /// Per depth: where the pair sums of the special placed there start.
+    pair_rows: Vec<usize>,
     role_of: [Role; 64],
     /// Per-wolf-set sums, scaled like a [`Scaled`] of `exponent`: by seat
     /// and special role (seat-major, 7 per seat), then, when wanted, by
@@ -139,6 +146,16 @@ impl<'a> Placer<'a> {
         }
         let base = marked_set.len() as usize + 1;
         let slots = vec![(0, Scaled::ONE, 0.0); base.pow(night_roles as u32)];
+        let mut named = 0u64;
+        for claim in &compiled.claims {
+            named |= 1u64 << claim.player.index();
+            if let Some(vision) = claim.vision {
+                named |= 1u64 << vision.target.index();
+            }
+        }
+        for vision in &compiled.visions {
+            named |= 1u64 << vision.target.index();
+        }
         let ns = specials.len();
         let pair_len = if pairs_wanted {
             (players * ns).pow(2)
@@ -154,6 +171,9 @@ impl<'a> Placer<'a> {
             everyone: setup.sides().everyone().0,
             not_villager,
             pairs_wanted,
+            players,
+            ns,
+            named,
             pass: NightPass::new(players, setup.has(Role::Guard)),
             memo: NightMemo {
                 slots,
@@ -163,7 +183,7 @@ impl<'a> Placer<'a> {
             stamp: 0,
             wolves: 0,
             holders: [None; 7],
-            seats: vec![0; ns],
+            pair_rows: vec![0; ns],
             role_of: [Role::Villager; 64],
             sums: vec![0.0; players * 7 + pair_len],
             exponent: 0,
@@ -174,10 +194,14 @@ impl<'a> Placer<'a> {
 
     /// The index in `sums` of the pair (seat `a`, special `i`), (seat `b`,
     /// special `j`) with `i < j`.
+    #[inline]
     pub(crate) fn pair_index(&self, a: usize, i: usize, b: usize, j: usize) -> usize {
-        let ns = self.specials.len();
-        let players = self.game.setup().players() as usize;
-        players * 7 + (a * ns + i) * players * ns + (b * ns + j)
+        self.pair_row(a, i) + b * self.ns + j
+    }
+
+    #[inline]
+    fn pair_row(&self, a: usize, i: usize) -> usize {
+        self.players * 7 + (a * self.ns + i) * self.players * self.ns
     }
 
     /// The special roles in placement order.
@@ -220,6 +244,11 @@ impl<'a> Placer<'a> {
         if depth == self.specials.len() {
             return self.leaf(used, night);
         }
+        // The last special, when no night depends on its holder (the
+        // nights came above): every leaf at once.
+        if depth + 1 == self.specials.len() && depth >= self.night_roles {
+            return self.last(depth, used, night);
+        }
         let role = self.specials[depth];
         let mut total = Sum::ZERO;
         let mut free = self.candidates[depth] & !(self.wolves | used);
@@ -227,25 +256,86 @@ impl<'a> Placer<'a> {
             let seat = free.trailing_zeros() as usize;
             free &= free - 1;
             self.holders[role.index()] = Some(Player::from_index(seat));
-            self.seats[depth] = seat;
+            self.pair_rows[depth] = self.pair_row(seat, depth);
             self.role_of[seat] = role;
             let below = self.place(depth + 1, used | 1u64 << seat, night);
             self.role_of[seat] = Role::Villager;
-            if below.u == 0.0 {
-                continue;
+            if below.u != 0.0 {
+                let u = self.at_sums(below);
+                self.add_held(seat, depth, u);
+                total.add(below);
             }
-            let u = self.at_sums(below);
-            self.sums[seat * 7 + role.index()] += u;
-            if self.pairs_wanted {
-                for i in 0..depth {
-                    let at = self.pair_index(self.seats[i], i, seat, depth);
-                    self.sums[at] += u;
-                }
-            }
-            total.add(below);
         }
         self.holders[role.index()] = None;
         total
+    }
+
+    /// The last special's seats: every leaf below one node. The seats no
+    /// claim names all give the same weight, computed once.
+    fn last(&mut self, depth: usize, used: u64, night: (Scaled, f64)) -> Sum {
+        let role = self.specials[depth];
+        let mut free = self.candidates[depth] & !(self.wolves | used);
+        // The last special's holder is the only seat that stops being a
+        // villager: when a seat may not be one, it must be that seat.
+        let must = self.everyone & !self.wolves & !used & self.not_villager;
+        if must != 0 {
+            if must.count_ones() > 1 {
+                return Sum::ZERO;
+            }
+            free &= must;
+        }
+        let mut total = Sum::ZERO;
+        let mut named = free & self.named;
+        while named != 0 {
+            let seat = named.trailing_zeros() as usize;
+            named &= named - 1;
+            self.role_of[seat] = role;
+            let claims = self.claims();
+            self.role_of[seat] = Role::Villager;
+            let below = leaf_sum(night, claims);
+            if below.u != 0.0 {
+                self.count += 1;
+                let u = self.at_sums(below);
+                self.add_held(seat, depth, u);
+                total.add(below);
+            }
+        }
+        let mut unnamed = free & !self.named;
+        if unnamed != 0 {
+            let below = leaf_sum(night, self.claims());
+            if below.u != 0.0 {
+                let k = unnamed.count_ones();
+                self.count += u64::from(k);
+                let u = self.at_sums(below);
+                while unnamed != 0 {
+                    let seat = unnamed.trailing_zeros() as usize;
+                    unnamed &= unnamed - 1;
+                    self.add_held(seat, depth, u);
+                }
+                let k = f64::from(k);
+                total.add(Sum {
+                    u: below.u * k,
+                    v: below.v * k,
+                    exponent: below.exponent,
+                });
+            }
+        }
+        total
+    }
+
+    /// Add `u` (at the sums' exponent) to the sums of the special at
+    /// `depth` held by `seat`, alone and with each special above it.
+    #[inline]
+    fn add_held(&mut self, seat: usize, depth: usize, u: f64) {
+        let role = self.specials[depth];
+        self.sums[seat * 7 + role.index()] += u;
+        if self.pairs_wanted {
+            let column = seat * self.ns + depth;
+            let (rows, sums) = (&self.pair_rows[..depth], &mut self.sums);
+            for &row in rows {
+                sums[row + column] += u;
+            }
+        }
     }
 
     /// `sum.u` at the exponent of `sums` (raising that exponent, and
@@ -302,75 +392,77 @@ impl<'a> Placer<'a> {
     /// The claims' weight and its log (a zero weight when a true seer's
     /// trusted report is wrong).
     fn claims(&self) -> (Scaled, f64) {
-        let mut weight = Scaled::ONE;
-        let mut ln_weight = 0.0;
+        let (mut mantissa, mut exponent, mut ln_weight) = (1.0, 0, 0.0);
+        let mut times = |factor: f64, ln: f64| {
+            mantissa *= factor;
+            ln_weight += ln;
+            if mantissa < 1.0 / SCALE_UP {
+                mantissa *= SCALE_UP;
+                exponent -= 1;
+            }
+        };
         for claim in &self.compiled.claims {
             let role = self.role_of[claim.player.index()];
-            let factor = if role == claim.role {
-                match claim.vision {
-                    Some(vision) => vision.given(self.role_of[vision.target.index()]),
-                    None => continue,
+            if role == claim.role {
+                if let Some(vision) = claim.vision {
+                    let factor = vision.given(self.role_of[vision.target.index()]);
+                    if factor == 0.0 {
+                        return ZERO_CLAIMS;
+                    }
+                    times(factor, factor.ln());
                 }
             } else if role == Role::Wolf {
-                ln_weight += claim.ln_by_wolf;
-                claim.by_wolf
+                times(claim.by_wolf, claim.ln_by_wolf);
             } else {
-                ln_weight += claim.ln_by_village;
-                claim.by_village
-            };
-            if factor == 0.0 {
-                return (
-                    Scaled {
-                        mantissa: 0.0,
-                        exponent: 0,
-                    },
-                    f64::NEG_INFINITY,
-                );
+                times(claim.by_village, claim.ln_by_village);
             }
-            if role == claim.role {
-                ln_weight += factor.ln();
-            }
-            weight = weight.times(Scaled {
-                mantissa: factor,
-                exponent: 0,
-            });
         }
         for vision in &self.compiled.visions {
             let factor = vision.given(self.role_of[vision.target.index()]);
             if factor == 0.0 {
-                return (
-                    Scaled {
-                        mantissa: 0.0,
-                        exponent: 0,
-                    },
-                    f64::NEG_INFINITY,
-                );
+                return ZERO_CLAIMS;
             }
-            ln_weight += factor.ln();
-            weight = weight.times(Scaled {
-                mantissa: factor,
-                exponent: 0,
-            });
+            times(factor, factor.ln());
         }
-        (weight, ln_weight)
+        if mantissa == 0.0 {
+            return ZERO_CLAIMS;
+        }
+        (Scaled { mantissa, exponent }, ln_weight)
     }
 
+    /// One assignment, when the last special is a night role (or there is
+    /// none): the nights were computed for it just above.
     fn leaf(&mut self, used: u64, night: (Scaled, f64)) -> Sum {
         let villagers = self.everyone & !self.wolves & !used;
         if villagers & self.not_villager != 0 {
             return Sum::ZERO;
         }
-        let (claims, ln_claims) = self.claims();
-        if claims.mantissa == 0.0 {
-            return Sum::ZERO;
-        }
-        let weight = night.0.times(claims);
-        self.count += 1;
-        Sum {
-            u: weight.mantissa,
-            v: weight.mantissa * (night.1 + ln_claims),
-            exponent: weight.exponent,
-        }
+        let claims = self.claims();
+        self.count += u64::from(claims.0.mantissa > 0.0);
+        leaf_sum(night, claims)
+    }
+}
+
+/// A zero weight.
+const ZERO_CLAIMS: (Scaled, f64) = (
+    Scaled {
+        mantissa: 0.0,
+        exponent: 0,
+    },
+    f64::NEG_INFINITY,
+);
+
+/// One assignment's weight, the nights' times the claims'.
+#[inline]
+fn leaf_sum(night: (Scaled, f64), claims: (Scaled, f64)) -> Sum {
+    if claims.0.mantissa == 0.0 {
+        return Sum::ZERO;
+    }
+    let weight = night.0.times(claims.0);
+    Sum {
+        u: weight.mantissa,
+        v: weight.mantissa * (night.1 + claims.1),
+        exponent: weight.exponent,
     }
 }
 

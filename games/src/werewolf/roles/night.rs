@@ -31,7 +31,7 @@ use super::model::RoleModel;
 /// SCALE_UP^exponent` with the mantissa kept above `1 / SCALE_UP` (or 0).
 /// A power of two, so scaling by it is exact; far from both ends of the
 /// `f64` range, so a product of two mantissas still fits.
-const SCALE_UP: f64 = 2.037_035_976_334_486e90;
+pub(crate) const SCALE_UP: f64 = 2.037_035_976_334_486e90;
 
 /// `ln SCALE_UP`.
 pub(crate) const SCALE_LN: f64 = 207.944_154_167_983_58;
