@@ -1,6 +1,8 @@
 //! The error type of the games crate: the ways a model or an engine can
-//! refuse its input. Loading errors (files, digests, Parquet) belong to the
-//! lookup crate, whose `Error` takes these over variant for variant.
+//! refuse its input, and the one way a caller can stop an engine (its
+//! [`crate::budget::Budget`]). Loading errors (files, digests, Parquet)
+//! belong to the lookup crate, whose `Error` takes these over variant for
+//! variant.
 //!
 //! A refusal that belongs to one event of a game log (a Werewolf vote by a
 //! dead player, the night after which no role assignment is left) is an
@@ -23,6 +25,10 @@ pub enum Error {
     /// Input that is inconsistent in itself (contradictory facts or evidence).
     #[error("inconsistent input: {0}")]
     Inconsistent(String),
+    /// The engine stopped because the caller's budget ran out or was
+    /// cancelled ([`crate::budget`]); the input itself may be fine.
+    #[error("{0}")]
+    Budget(#[from] crate::budget::Exceeded),
     /// One event of a game log is refused: `error` says why.
     #[error("{}", .error.located(*.index, .event.as_deref()))]
     AtEvent {
@@ -39,11 +45,11 @@ pub enum Error {
 impl Error {
     /// `self` as the refusal of the event at 0-based `index` (described by
     /// `event` when it could be read). An error that already names its
-    /// event keeps it.
+    /// event keeps it, and a budget's stop is no event's fault.
     #[must_use]
     pub fn at_event(self, index: usize, event: Option<String>) -> Error {
         match self {
-            Error::AtEvent { .. } => self,
+            Error::AtEvent { .. } | Error::Budget(_) => self,
             error => Error::AtEvent {
                 index,
                 event,
@@ -78,7 +84,7 @@ impl Error {
                     "{}: {detail}",
                     event_name(index, event.as_deref())
                 )),
-                nested @ Error::AtEvent { .. } => nested.without_event(),
+                other @ (Error::AtEvent { .. } | Error::Budget(_)) => other.without_event(),
             },
             other => other,
         }
@@ -93,7 +99,7 @@ impl Error {
             Error::Inconsistent(detail) => {
                 format!("inconsistent input: {}: {detail}", event_name(index, event))
             }
-            nested @ Error::AtEvent { .. } => nested.to_string(),
+            other @ (Error::AtEvent { .. } | Error::Budget(_)) => other.to_string(),
         }
     }
 }

@@ -550,6 +550,7 @@ impl GameLog {
         let viewer = self.viewer.map(|n| viewer_seat(n, setup)).transpose()?;
         let mut game = Game::new(setup, self.model.model(), viewer)?;
         for (index, event) in self.events.iter().enumerate() {
+            crate::budget::tick()?;
             // Every refusal of an event names it by its index; one that
             // could not even be read (a role-log kind, a missing side)
             // names no content.

@@ -544,3 +544,35 @@ fn rule_breaking_events_are_errors() {
         assert!(RoleGame::new(setup, bad, None).is_err());
     }
 }
+
+/// The search for the first impossible event runs inside the caller's
+/// budget, and a stop there is the budget's error, not a refusal.
+#[test]
+fn the_diagnosis_keeps_to_the_budget() {
+    use gametab_games::budget::{Budget, Exceeded};
+    use gametab_games::werewolf::roles::RolePosterior;
+    use gametab_games::Error;
+    let setup = RoleSetup::new(5, 1, &[Role::Witch]).unwrap();
+    let mut game = RoleGame::new(setup, super::without_knife_or_self_poison(), None).unwrap();
+    for event in [night(&[5]), night(&[]), night(&[])] {
+        game.push(event).unwrap();
+    }
+    let error = RolePosterior::compute(&game).unwrap_err();
+    assert_eq!(error.event_index(), Some(2));
+    // Every budget short of the whole search (the posterior, then the
+    // prefixes) stops with the budget's error, never a refusal.
+    let mut steps = 1;
+    loop {
+        let result = Budget::with_steps(steps).run(|| RolePosterior::compute(&game).map(drop));
+        match result {
+            Err(Error::Budget(Exceeded::Steps { limit })) => assert_eq!(limit, steps),
+            Err(found) => {
+                assert_eq!(found, error);
+                break;
+            }
+            Ok(()) => panic!("the log was explained"),
+        }
+        steps += 1;
+    }
+    assert!(steps > 10, "{steps}");
+}

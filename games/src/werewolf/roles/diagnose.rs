@@ -9,14 +9,22 @@
 //! end at complete steps finds the first one that is empty, in about
 //! log2(events) posterior computations, paid only on failure.
 
-use crate::error::Error;
+use crate::error::{Error, Result};
 
 use super::end::Winner;
 use super::game::RoleGame;
 use super::posterior::{Empty, RolePosterior};
 
-/// The error for a game no role assignment explains.
+/// The error for a game no role assignment explains (or the budget's, if
+/// it ran out while looking).
 pub(crate) fn no_assignment(game: &RoleGame) -> Error {
+    match first_empty(game) {
+        Ok(error) | Err(error) => error,
+    }
+}
+
+/// The error naming the first event after which no assignment is left.
+fn first_empty(game: &RoleGame) -> Result<Error> {
     let generic = Error::Inconsistent(
         "no role assignment explains the events: every hypothesis has probability 0 under \
          the model (check the nights, shots and claims against the setup)"
@@ -27,36 +35,44 @@ pub(crate) fn no_assignment(game: &RoleGame) -> Error {
     let cuts: Vec<usize> = (0..=events.len())
         .filter(|&k| k == events.len() || !events[k].is_consequence())
         .collect();
-    let probe = |k: usize| -> Option<std::result::Result<RolePosterior, Empty>> {
-        let prefix = game.prefix(k).ok()?;
-        RolePosterior::enumerate(&prefix).ok()
+    // A probe that cannot be computed (a prefix above the enumeration
+    // limit) leaves the generic message; a budget's stop is that error.
+    let probe = |k: usize| -> Result<Option<std::result::Result<RolePosterior, Empty>>> {
+        match game
+            .prefix(k)
+            .and_then(|prefix| RolePosterior::enumerate(&prefix))
+        {
+            Ok(answer) => Ok(Some(answer)),
+            Err(error @ Error::Budget(_)) => Err(error),
+            Err(_) => Ok(None),
+        }
     };
     // cuts[lo] explained, cuts[hi] not.
     let (mut lo, mut hi) = (0usize, cuts.len() - 1);
-    match probe(cuts[0]) {
+    match probe(cuts[0])? {
         Some(Ok(_)) => {}
         Some(Err(_)) => {
-            return Error::Inconsistent(
+            return Ok(Error::Inconsistent(
                 "no role assignment fits the setup and the viewer's role before any event".into(),
-            )
+            ))
         }
-        None => return generic,
+        None => return Ok(generic),
     }
     while hi - lo > 1 {
         let mid = (lo + hi) / 2;
-        match probe(cuts[mid]) {
+        match probe(cuts[mid])? {
             Some(Ok(_)) => lo = mid,
             Some(Err(_)) => hi = mid,
-            None => return generic,
+            None => return Ok(generic),
         }
     }
     let (before, after) = (cuts[lo], cuts[hi]);
     let last = after - 1;
-    let Some(Err(reason)) = probe(after) else {
-        return generic;
+    let Some(Err(reason)) = probe(after)? else {
+        return Ok(generic);
     };
-    let Some(Ok(left)) = probe(before) else {
-        return generic;
+    let Some(Ok(left)) = probe(before)? else {
+        return Ok(generic);
     };
     let step = if after - before > 1 {
         format!(" (the step of events {} to {})", before + 1, after)
@@ -89,5 +105,6 @@ pub(crate) fn no_assignment(game: &RoleGame) -> Error {
          earlier events)"
             .to_string()
     };
-    Error::Inconsistent(format!("{detail}{step}")).at_event(last, Some(events[last].to_string()))
+    Ok(Error::Inconsistent(format!("{detail}{step}"))
+        .at_event(last, Some(events[last].to_string())))
 }

@@ -233,6 +233,11 @@ impl<'a> Placer<'a> {
     }
 
     fn place(&mut self, depth: usize, used: u64, night: (Scaled, f64)) -> Sum {
+        // The budget is sticky: a stopped enumeration returns partial sums,
+        // which the caller's next tick turns into the budget's error.
+        if crate::budget::tick().is_err() {
+            return Sum::ZERO;
+        }
         let night = if depth == self.night_roles {
             self.nights()
         } else {

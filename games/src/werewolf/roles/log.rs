@@ -94,6 +94,7 @@ impl GameLog {
             RoleGame::for_side_log(setup, self.role_model(), viewer)?
         };
         for (index, event) in self.events.iter().enumerate() {
+            crate::budget::tick()?;
             let event = role_event(event, sides).map_err(|error| error.at_event(index, None))?;
             game.push(event)?;
         }

@@ -206,17 +206,18 @@ impl RolePosterior {
         }
         let compiled = Compiled::new(game);
         let mut no_pair = false;
-        let weights: Vec<WolfSetWeight> = wolf_sets(pool, missing, fixed)
-            .into_iter()
-            .filter_map(|wolves| match wolf_set_weight(&compiled, wolves) {
-                Ok(weight) => Some(weight),
-                Err(reason) => {
-                    no_pair |= reason == Rejected::NoPair;
-                    None
-                }
-            })
-            .collect();
-        let empty = if no_pair {
+        let mut others = false;
+        let mut weights: Vec<WolfSetWeight> = Vec::new();
+        for wolves in wolf_sets(pool, missing, fixed) {
+            crate::budget::tick()?;
+            match wolf_set_weight(&compiled, wolves) {
+                Ok(weight) => weights.push(weight),
+                Err(Rejected::NoPair) => no_pair = true,
+                Err(_) => others = true,
+            }
+        }
+        // The last pair is the reason only when every wolf set fails on it.
+        let empty = if no_pair && !others {
             Empty::NoPair
         } else {
             Empty::Impossible
@@ -256,6 +257,8 @@ impl RolePosterior {
         let (mut assignments, mut wolf_set_count) = (0u64, 0usize);
         for set in &weights {
             let sum = placer.run(set.wolves);
+            // A placement stopped by the budget left partial sums.
+            crate::budget::tick()?;
             if sum.u <= 0.0 {
                 continue;
             }
