@@ -242,7 +242,8 @@ impl Play<'_> {
                 Role::Guard,
                 Role::Hunter,
                 Role::Villager,
-            ][self.rng.below(5)];
+                Role::Cupid,
+            ][self.rng.below(6)];
             let truthful = self.roles[claimant] == role;
             let check = if role == Role::Seer && self.rng.chance(0.8) {
                 let others: Vec<usize> = (0..self.roles.len()).filter(|&t| t != claimant).collect();

@@ -96,8 +96,8 @@ pub(crate) struct Placer<'a> {
     /// Seats and specials (the strides of the pair sums).
     players: usize,
     ns: usize,
-    /// Seats a claim or a role-form check names: a special role's holder
-    /// outside them changes no claim's weight.
+    /// The seats where holding the last special instead of being a
+    /// villager changes a claim's or a check's weight.
     named: u64,
     pass: NightPass,
     memo: NightMemo,
@@ -146,15 +146,29 @@ impl<'a> Placer<'a> {
         }
         let base = marked_set.len() as usize + 1;
         let slots = vec![(0, Scaled::ONE, 0.0); base.pow(night_roles as u32)];
+        // A seat whose weight changes when it holds the last special
+        // instead of being a villager: a claim of that role or of
+        // villager by it, or a card report of either about it. (Any other
+        // claim is as false, and any other report as right or wrong, for
+        // both.)
         let mut named = 0u64;
-        for claim in &compiled.claims {
-            named |= 1u64 << claim.player.index();
-            if let Some(vision) = claim.vision {
+        if let Some(&last) = specials.last() {
+            let changes = |role: Role| role == last || role == Role::Villager;
+            let reported = |vision: &super::terms::Vision| match vision.report() {
+                super::events::Known::Role(role) => changes(role),
+                super::events::Known::Side(_) => false,
+            };
+            for claim in &compiled.claims {
+                if changes(claim.role) {
+                    named |= 1u64 << claim.player.index();
+                }
+                if let Some(vision) = claim.vision.filter(reported) {
+                    named |= 1u64 << vision.target.index();
+                }
+            }
+            for vision in compiled.visions.iter().filter(|v| reported(v)) {
                 named |= 1u64 << vision.target.index();
             }
-        }
-        for vision in &compiled.visions {
-            named |= 1u64 << vision.target.index();
         }
         let ns = specials.len();
         let pair_len = if pairs_wanted {

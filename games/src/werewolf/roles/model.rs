@@ -19,7 +19,9 @@ use super::super::model::EvidenceModel;
 /// kind are indistinguishable: plain villagers are interchangeable) and,
 /// with cupid, uniform over the pairs of two distinct players he can name
 /// (himself included), independent of the roles. The viewer's own role is
-/// a hard fact.
+/// a hard fact. The lovers exist from the start of the first night (cupid
+/// acts before the wolves), so every event of a log, even a day logged
+/// before any night, has them.
 ///
 /// **A night** (every `night` event), given the roles, the witch's potions
 /// left and the player the guard protected the night before:
@@ -47,14 +49,18 @@ use super::super::model::EvidenceModel;
 /// neither guard nor witch whose victim is village-side (so it clears the
 /// guard's last target).
 ///
-/// **A death's consequences**, in the same step, after its cause: a hunter
-/// killed by the wolves or by the vote shoots with probability
-/// [`hunter_shoots`](Self::hunter_shoots), never when poisoned or dying as
-/// a lover; whom he shoots is his choice, the same under every hypothesis,
-/// so it cancels; his target dies at once. When one lover dies the other
-/// dies of grief at once (and shoots never). Both are logged right after
-/// the death that causes them (`hunter_shot`, `lover_death`), and the game
-/// then checks whether it has ended.
+/// **A step and its consequences.** A night, an old-style night kill or an
+/// elimination is a step; the votes of a day come before the elimination
+/// they lead to. Its consequences follow it at once, before anything else
+/// happens: when one lover dies the other dies of grief (and never
+/// shoots); a hunter killed by the wolves or by the vote shoots with
+/// probability [`hunter_shoots`](Self::hunter_shoots) (never when poisoned
+/// or dying as a lover) one player still alive, who dies at once (and
+/// whose lover then dies of grief). Grief comes first, so a hunter never
+/// shoots his own lover. Whom he shoots is his choice, the same under
+/// every hypothesis, so it cancels. The log writes them right after the
+/// step (`lover_death`, `hunter_shot`), and the game checks its end once
+/// they are in.
 ///
 /// **Votes.** A voter weighs every living player other than themselves by
 /// the side model's weights (by voter and target side); a lover never

@@ -178,6 +178,11 @@ impl Vision {
         }
     }
 
+    /// What was reported.
+    pub(crate) fn report(&self) -> Known {
+        self.report
+    }
+
     /// P(report | the checked player holds `role`).
     #[inline]
     pub(crate) fn given(&self, role: Role) -> f64 {
