@@ -447,11 +447,19 @@ impl Game {
     /// both wolf and village, more wolves or village-side players than the
     /// setup has). On error the game is left unchanged.
     pub fn push(&mut self, event: Event) -> Result<()> {
+        // Validate on a copy of everything but the events (which a long
+        // log would copy once per event), then append.
+        let index = self.events.len();
+        let events = std::mem::take(&mut self.events);
         let mut next = self.clone();
+        self.events = events;
         next.apply(event).map_err(|error| match error {
-            Error::Inconsistent(_) => error.at_event(self.events.len(), Some(event.to_string())),
+            Error::Inconsistent(_) => error.at_event(index, Some(event.to_string())),
             other => other,
         })?;
+        let mut events = std::mem::take(&mut self.events);
+        events.append(&mut next.events);
+        next.events = events;
         *self = next;
         Ok(())
     }

@@ -72,7 +72,7 @@ pub(crate) fn public_end(game: &RoleGame) -> Option<String> {
     let wolves = setup.wolves();
     let most_alive = (wolves - known_dead.min(wolves)).min(known_alive + maybe_alive);
     let least_alive = known_alive.max(wolves.saturating_sub(known_dead + maybe_dead));
-    let when = match game.timed_events().iter().rposition(|t| t.step.is_some()) {
+    let when = match game.last_step_event() {
         Some(index) => format!("after event {}", index + 1),
         None => "before the first event".to_string(),
     };

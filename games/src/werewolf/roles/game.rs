@@ -103,6 +103,11 @@ pub struct RoleGame {
     last_guarded: Option<Player>,
     /// Each player's behaviour scores added up.
     scores: Vec<f64>,
+    /// The number of events so far (kept apart from `events`, which a
+    /// push does not copy).
+    count: usize,
+    /// The 0-based index of the last event that opened or joined a step.
+    last_step_event: Option<usize>,
 }
 
 /// The largest total of one player's behaviour scores, in absolute value:
@@ -146,6 +151,8 @@ impl RoleGame {
             tie: None,
             last_guarded: None,
             scores: vec![0.0; players],
+            count: 0,
+            last_step_event: None,
         };
         if let Some((player, known)) = viewer {
             game.check_player(player, "viewer")?;
@@ -222,12 +229,17 @@ impl RoleGame {
 
     /// The number of events so far.
     pub fn len(&self) -> usize {
-        self.events.len()
+        self.count
     }
 
     /// Whether no event happened yet.
     pub fn is_empty(&self) -> bool {
-        self.events.is_empty()
+        self.count == 0
+    }
+
+    /// The 0-based index of the last event of the last step, if any.
+    pub(crate) fn last_step_event(&self) -> Option<usize> {
+        self.last_step_event
     }
 
     /// The same game after its first `events` events only (all of them
@@ -291,10 +303,17 @@ impl RoleGame {
     /// seer...) or comes after the game has publicly ended. On error the
     /// game is unchanged.
     pub fn push(&mut self, event: RoleEvent) -> Result<()> {
+        // Validate on a copy of everything but the events (which a long
+        // log would copy once per event), then append.
+        let index = self.count;
+        let events = std::mem::take(&mut self.events);
         let mut next = self.clone();
-        let index = self.events.len();
+        self.events = events;
         next.apply(event.clone())
             .map_err(|error| error.at_event(index, Some(event.to_string())))?;
+        let mut events = std::mem::take(&mut self.events);
+        events.append(&mut next.events);
+        next.events = events;
         *self = next;
         Ok(())
     }
@@ -380,7 +399,9 @@ impl RoleGame {
         }
         if step.is_some() {
             self.step_open = true;
+            self.last_step_event = Some(self.count);
         }
+        self.count += 1;
         self.events.push(TimedRoleEvent {
             event,
             living,
@@ -539,7 +560,7 @@ impl RoleGame {
         }
         self.tie = Some(PendingTie {
             players: set,
-            index: self.events.len(),
+            index: self.count,
         });
         Ok(())
     }
