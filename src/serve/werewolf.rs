@@ -2,7 +2,9 @@
 //! `gametab werewolf --json`, with its role section for a role log) and
 //! `POST /v1/werewolf/roles` (the same report with the role section always
 //! there: a side-only log is read as a game with no special roles, which
-//! the role engine answers exactly as the side engine does).
+//! the role engine answers as the side engine does, the end of the game
+//! aside: the role engine gives probability 0 to an assignment in which
+//! the game had ended before a later event).
 
 use std::sync::Arc;
 
