@@ -8,7 +8,7 @@ use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
 use gametab_games::werewolf::roles::{
-    RevealRule, Role, RoleEvent, RoleGame, RoleModel, RolePosterior, RoleSetup,
+    Known, RevealRule, Role, RoleEvent, RoleGame, RoleModel, RolePosterior, RoleSetup,
 };
 use gametab_games::werewolf::{
     rank, Event, EvidenceModel, Game, Player, Posterior, ScoringRule, Setup, Side,
@@ -88,16 +88,17 @@ fn role_game(specials: &[Role]) -> RoleGame {
     let mut events = vec![
         RoleEvent::Night {
             deaths: vec![p(12)],
+            guarded: None,
         },
         RoleEvent::Claim {
             player: p(1),
             role: Role::Seer,
-            check: Some((p(3), Side::Wolf)),
+            check: Some((p(3), Known::Side(Side::Wolf))),
         },
         RoleEvent::Claim {
             player: p(5),
             role: Role::Seer,
-            check: Some((p(1), Side::Wolf)),
+            check: Some((p(1), Known::Side(Side::Wolf))),
         },
     ];
     let day_one = [
@@ -125,7 +126,10 @@ fn role_game(specials: &[Role]) -> RoleGame {
         player: p(3),
         shown: None,
     });
-    events.push(RoleEvent::Night { deaths: vec![] });
+    events.push(RoleEvent::Night {
+        deaths: vec![],
+        guarded: None,
+    });
     events.push(RoleEvent::Claim {
         player: p(2),
         role: Role::Witch,

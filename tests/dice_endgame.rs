@@ -403,7 +403,7 @@ fn a_strategy_table_grouped_otherwise_gives_the_same_answers() {
         let game = Endgame::new(a, b, sides, wild).unwrap();
         let (x, y) = (built.game(game).unwrap(), other.game(game).unwrap());
         assert_eq!(x.strategies().unwrap(), y.strategies().unwrap(), "{game}");
-        let mover_hand = if game.history_of(history).unwrap().len() % 2 == 0 {
+        let mover_hand = if game.history_of(history).unwrap().len().is_multiple_of(2) {
             (game.dice(Player::One) as usize == hand.len()).then_some(hand)
         } else {
             (game.dice(Player::Two) as usize == hand.len()).then_some(hand)

@@ -23,6 +23,10 @@ const ROLES_12: &str = concat!(
     env!("CARGO_MANIFEST_DIR"),
     "/scripts/examples/werewolf-roles-12.json"
 );
+const RULES_12: &str = concat!(
+    env!("CARGO_MANIFEST_DIR"),
+    "/scripts/examples/werewolf-roles-rules.json"
+);
 
 fn gametab(args: &[&str]) -> std::process::Output {
     Command::new(env!("CARGO_BIN_EXE_gametab"))
@@ -168,6 +172,57 @@ fn a_wolf_viewer_reads_a_role_log() {
     }
 }
 
+/// The 12-player game from the guard's seat with every rule in it (his
+/// own targets, identity checks, a tie with its revote and a day without
+/// elimination): the report says the game goes on and who is what.
+#[test]
+fn cli_reads_the_rules_example() {
+    let output = gametab(&["werewolf", "--log", RULES_12, "--json"]);
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    let roles = &report["roles"];
+    assert_eq!(roles["outcome"]["ongoing"], 1.0);
+    assert_eq!(roles["outcome"]["winner"], serde_json::Value::Null);
+    // The viewer is the guard, the shooter the hunter, the card shown a wolf.
+    assert_eq!(roles["players"][5]["guard"], 1.0);
+    assert_eq!(roles["players"][3]["hunter"], 1.0);
+    assert_eq!(roles["players"][2]["wolf"], 1.0);
+    assert_eq!(roles["lovers"][0]["players"], serde_json::json!([7, 10]));
+    assert_eq!(roles["lovers"].as_array().unwrap().len(), 1);
+    assert!(!report["ranking"]
+        .as_array()
+        .unwrap()
+        .contains(&serde_json::json!(6)));
+    let text = String::from_utf8(gametab(&["werewolf", "--log", RULES_12]).stdout).unwrap();
+    assert!(text.contains("the game goes on"), "{text}");
+}
+
+/// A log that ends with the game over says who has won.
+#[test]
+fn the_report_says_who_has_won() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("over.json");
+    std::fs::write(
+        &path,
+        r#"{"players": 5, "wolves": 1, "roles": ["seer"],
+            "events": [{"kind": "vote", "voter": 2, "target": 1},
+                       {"kind": "eliminated", "player": 1, "role": "wolf"}]}"#,
+    )
+    .unwrap();
+    let output = gametab(&["werewolf", "--log", path.to_str().unwrap(), "--json"]);
+    assert!(output.status.success());
+    let report: serde_json::Value = serde_json::from_slice(&output.stdout).unwrap();
+    assert_eq!(report["roles"]["outcome"]["winner"], "village");
+    assert_eq!(report["roles"]["outcome"]["village"], 1.0);
+    let text =
+        String::from_utf8(gametab(&["werewolf", "--log", path.to_str().unwrap()]).stdout).unwrap();
+    assert!(text.contains("game over: the village has won"), "{text}");
+}
+
 #[test]
 fn bad_logs_exit_non_zero_naming_the_problem() {
     let dir = tempfile::tempdir().unwrap();
@@ -199,6 +254,46 @@ fn bad_logs_exit_non_zero_naming_the_problem() {
                 "guard": 1, "cupid": 1}, "events": []}"#,
             "limit",
         ),
+        // Votes after the last wolf is out.
+        (
+            r#"{"players": 6, "wolves": 1, "roles": ["seer"], "events": [
+                {"kind": "eliminated", "player": 2, "revealed": "wolf"},
+                {"kind": "vote", "voter": 1, "target": 3}]}"#,
+            "event 2 (vote 1 -> 3): the game is over after event 1: every wolf is dead",
+        ),
+        // An old-style night kill after the last wolf is out.
+        (
+            r#"{"players": 6, "wolves": 1, "roles": ["seer"], "events": [
+                {"kind": "eliminated", "player": 2, "role": "wolf"},
+                {"kind": "night_kill", "victim": 3}]}"#,
+            "the village has won",
+        ),
+        // A claim by a dead player; a seer check by a viewer who is not
+        // the seer.
+        (
+            r#"{"players": 6, "wolves": 1, "roles": ["seer"], "events": [
+                {"kind": "eliminated", "player": 2},
+                {"kind": "claim", "player": 2, "role": "seer"}]}"#,
+            "event 2 (player 2 claims seer): player 2 is already dead",
+        ),
+        (
+            r#"{"players": 6, "wolves": 1, "roles": ["seer"], "viewer": 1, "events": [
+                {"kind": "seer", "target": 2, "result": "wolf"}]}"#,
+            "it needs the seer as the viewer",
+        ),
+        // A viewer out of range is the viewer.
+        (
+            r#"{"players": 6, "wolves": 1, "roles": ["seer"], "viewer": 7, "events": []}"#,
+            "viewer is out of range: player 7",
+        ),
+        // No assignment left: the event after which none is.
+        (
+            r#"{"players": 5, "wolves": 1, "roles": ["witch"],
+                "model": {"wolves_knife_wolf": 0, "witch_poisons_herself": 0}, "events": [
+                {"kind": "night", "deaths": [5]}, {"kind": "night", "deaths": []},
+                {"kind": "night", "deaths": []}]}"#,
+            "event 3 (quiet night): no role assignment explains the events up to this one",
+        ),
     ];
     for (index, (log, expected)) in cases.iter().enumerate() {
         let path = dir.path().join(format!("bad-{index}.json"));
@@ -208,6 +303,10 @@ fn bad_logs_exit_non_zero_naming_the_problem() {
         let stderr = String::from_utf8_lossy(&output.stderr);
         assert!(stderr.contains(expected), "case {index}: {stderr}");
         assert!(!stderr.contains("panicked"), "case {index}: {stderr}");
+        assert!(
+            stderr.matches("inconsistent input").count() <= 1,
+            "case {index}: {stderr}"
+        );
     }
     let missing = gametab(&["werewolf", "--log", "/nonexistent/game.json"]);
     assert!(!missing.status.success());

@@ -434,7 +434,8 @@ fn contradictory_evidence_is_an_error_naming_it() {
     .unwrap();
     let error = log.to_game().unwrap_err();
     let text = error.to_string();
-    assert!(matches!(error, Error::Inconsistent(_)));
+    assert_eq!(error.event_index(), Some(2));
+    assert!(matches!(error, Error::AtEvent { .. }));
     assert!(
         text.contains("event 3") && text.contains("player 4"),
         "{text}"

@@ -134,6 +134,8 @@ impl From<gametab_games::Error> for Error {
             gametab_games::Error::OutOfRange { what, detail } => Error::OutOfRange { what, detail },
             gametab_games::Error::Inconsistent(detail) => Error::Inconsistent(detail),
             gametab_games::Error::Budget(exceeded) => Error::Budget(exceeded),
+            // The event index folds into the text: a table query has no log.
+            located @ gametab_games::Error::AtEvent { .. } => Error::from(located.without_event()),
         }
     }
 }

@@ -113,7 +113,7 @@ pub(super) fn query_error(error: &anyhow::Error) -> ApiError {
                 gametab_games::Error::OutOfRange { what, .. } => {
                     ApiError::bad(parameter_of(what), message)
                 }
-                gametab_games::Error::Inconsistent(_) => {
+                gametab_games::Error::Inconsistent(_) | gametab_games::Error::AtEvent { .. } => {
                     ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, message)
                 }
                 gametab_games::Error::Budget(_) => {

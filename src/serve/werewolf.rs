@@ -2,14 +2,16 @@
 //! `gametab werewolf --json`, with its role section for a role log) and
 //! `POST /v1/werewolf/roles` (the same report with the role section always
 //! there: a side-only log is read as a game with no special roles, which
-//! the role engine answers exactly as the side engine does).
+//! the role engine answers as the side engine does, the end of the game
+//! aside: the role engine gives probability 0 to an assignment in which
+//! the game had ended before a later event).
 
 use std::sync::Arc;
 
 use axum::body::Bytes;
 use axum::extract::{RawQuery, State};
 use axum::response::Response;
-use gametab_games::werewolf::{GameLog as WerewolfLog, RolesLog, ScoringRule};
+use gametab_games::werewolf::{GameLog as WerewolfLog, ScoringRule};
 
 use super::body::PostBody;
 use super::handlers::{engine_answer, json_body, to_json};
@@ -40,14 +42,16 @@ async fn answer(
     })();
     engine_answer(&app, Arc::clone(&set), prepared, move |(rule, body)| {
         let text = json_body(&body)?;
-        let mut log: WerewolfLog = serde_json::from_str(text)
+        let log: WerewolfLog = serde_json::from_str(text)
             .map_err(|e| log_error(&anyhow::Error::from(e).context("invalid log")))?;
         crate::logs::check_werewolf_events(&log).map_err(|e| log_error(&e))?;
-        if roles && !log.is_role_log() {
-            log.roles = Some(RolesLog::default());
-        }
         // Everything wrong with a log that parsed is in the log: 422.
-        let report = werewolf::cli::report(&log, rule).map_err(|e| log_error(&e))?;
+        let report = if roles {
+            werewolf::cli::report_with_roles(&log, rule)
+        } else {
+            werewolf::cli::report(&log, rule)
+        }
+        .map_err(|e| log_error(&e))?;
         to_json(&report)
     })
     .await

@@ -1,20 +1,19 @@
 //! `gametab werewolf --log game.json [--json]`: read a game log, compute the
 //! exact posterior and the published approximate beliefs, and print P(wolf)
-//! per player side by side with the vote ranking, as a text table or JSON.
-//! A log with a `roles` setup is read by the role engine and the report
-//! gains its role section (`role_report`); other logs give the report they
-//! always gave.
+//! per player side by side with the vote ranking, as a text table or JSON
+//! (the document's types are in `report.rs`). A log with a `roles` setup
+//! is read by the role engine and the report gains its role section
+//! (`role_report.rs`); other logs give the report they always gave.
 
 use std::io::Write;
 use std::path::PathBuf;
 
 use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
-use serde::Serialize;
 
-use gametab_games::werewolf::{rank, Baseline, Candidate, GameLog, Player, Posterior, ScoringRule};
+use gametab_games::werewolf::{rank, Baseline, GameLog, Posterior, ScoringRule};
 
-use super::role_report::RoleReport;
+use super::report::{belief_lines, Report};
 
 /// Arguments of `gametab werewolf`.
 #[derive(Debug, Args)]
@@ -51,54 +50,6 @@ impl From<RuleArg> for ScoringRule {
     }
 }
 
-/// One player's line of the report.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct PlayerLine {
-    /// Seat number (from 1).
-    pub player: u32,
-    /// Whether the player is alive.
-    pub alive: bool,
-    /// Exact P(wolf).
-    pub p_wolf: f64,
-    /// P(wolf) by the published approximate method.
-    pub baseline_p_wolf: f64,
-    /// Exact information gain of eliminating the player (bits; living
-    /// candidates only).
-    pub information_gain_bits: Option<f64>,
-    /// Exact score under the chosen rule (living candidates only).
-    pub score: Option<f64>,
-    /// The published method's score under the chosen rule.
-    pub baseline_score: Option<f64>,
-}
-
-/// The whole report printed by the command.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct Report {
-    /// Number of players.
-    pub players: u32,
-    /// Number of wolves.
-    pub wolves: u32,
-    /// The scoring rule used.
-    pub rule: &'static str,
-    /// Wolf sets enumerated.
-    pub wolf_sets: usize,
-    /// Joint entropy of the wolf set (bits).
-    pub joint_entropy_bits: f64,
-    /// The published method's entropy (sum of binary entropies, bits).
-    pub baseline_entropy_bits: f64,
-    /// Expected number of living wolves (exact).
-    pub expected_living_wolves: f64,
-    /// Every player in seat order.
-    pub beliefs: Vec<PlayerLine>,
-    /// Vote candidates best first (exact).
-    pub ranking: Vec<u32>,
-    /// Vote candidates best first (published method).
-    pub baseline_ranking: Vec<u32>,
-    /// Role logs only: per-role probabilities, lovers, the reveal rule.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    pub roles: Option<RoleReport>,
-}
-
 /// Compute the report of a parsed log.
 ///
 /// # Errors
@@ -108,6 +59,21 @@ pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
     if log.is_role_log() {
         return super::role_report::report(log, rule);
     }
+    side_report(log, rule)
+}
+
+/// The report of any log with its role section: a side-only log is read
+/// by the role engine as a game without special roles (its P(wolf) is the
+/// side engine's).
+///
+/// # Errors
+/// As [`report`].
+pub fn report_with_roles(log: &GameLog, rule: ScoringRule) -> Result<Report> {
+    super::role_report::report(log, rule)
+}
+
+/// The side engine's report of a side-only log.
+fn side_report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
     let game = log.to_game().context("invalid game log")?;
     let posterior = Posterior::compute(&game)?;
     let baseline = Baseline::run(&game);
@@ -135,37 +101,6 @@ pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
         baseline_ranking: baseline_ranking.iter().map(|c| c.player.number()).collect(),
         roles: None,
     })
-}
-
-/// One line per player, in seat order: alive, the exact P(wolf) (`p_wolf`),
-/// the published method's, and both rankings' information gain and score
-/// (none for a player who is no candidate). The side-only report and the
-/// role report both print these lines.
-pub(super) fn belief_lines(
-    players: impl Iterator<Item = Player>,
-    alive: impl Fn(Player) -> bool,
-    p_wolf: impl Fn(Player) -> f64,
-    baseline: &Baseline,
-    exact_ranking: &[Candidate],
-    baseline_ranking: &[Candidate],
-) -> Vec<PlayerLine> {
-    let find = |ranking: &[Candidate], player: Player| {
-        ranking.iter().find(|c| c.player == player).copied()
-    };
-    players
-        .map(|player| {
-            let exact = find(exact_ranking, player);
-            PlayerLine {
-                player: player.number(),
-                alive: alive(player),
-                p_wolf: p_wolf(player),
-                baseline_p_wolf: baseline.p_wolf(player),
-                information_gain_bits: exact.map(|c| c.information_gain),
-                score: exact.map(|c| c.score),
-                baseline_score: find(baseline_ranking, player).map(|c| c.score),
-            }
-        })
-        .collect()
 }
 
 /// The report as a text table.

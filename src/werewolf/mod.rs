@@ -10,6 +10,7 @@
 //! same whatever the thread count.
 
 pub mod cli;
+pub mod report;
 pub mod role_report;
 pub mod rows;
 

@@ -1,70 +1,18 @@
 //! The role part of the `gametab werewolf` report: for a log with a `roles`
 //! setup, P(player holds role) for every player and role, P(lover), the
-//! lovers' most likely pairs, and the side columns of the report computed
-//! by the role engine (the published method reads the side projection of
-//! the same log).
+//! lovers' most likely pairs, whether the game is over and who has won,
+//! and the side columns of the report computed by the role engine (the
+//! published method reads the side projection of the same log).
 
 use anyhow::{Context, Result};
-use serde::Serialize;
 
-use gametab_games::werewolf::roles::{Role, RolePosterior};
-use gametab_games::werewolf::{Baseline, GameLog, ScoringRule};
+use gametab_games::werewolf::roles::{Role, RolePosterior, Winner};
+use gametab_games::werewolf::{Baseline, GameLog, ScoringRule, TIE_TOLERANCE};
 
-use super::cli::Report;
+use super::report::{belief_lines, LoversLine, Outcome, Report, RoleLine, RoleReport};
 
 /// How many lovers' pairs the report lists, most likely first.
 pub const LOVERS_SHOWN: usize = 5;
-
-/// One player's role probabilities (roles the setup lacks are 0).
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RoleLine {
-    /// Seat number (from 1).
-    pub player: u32,
-    /// Whether the player is alive.
-    pub alive: bool,
-    /// P(wolf).
-    pub wolf: f64,
-    /// P(plain villager).
-    pub villager: f64,
-    /// P(seer).
-    pub seer: f64,
-    /// P(witch).
-    pub witch: f64,
-    /// P(hunter).
-    pub hunter: f64,
-    /// P(guard).
-    pub guard: f64,
-    /// P(cupid).
-    pub cupid: f64,
-    /// P(one of the lovers) (0 without cupid).
-    pub lover: f64,
-    /// Entropy of the player's role (bits).
-    pub role_entropy_bits: f64,
-}
-
-/// A possible pair of lovers.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct LoversLine {
-    /// The two seat numbers.
-    pub players: [u32; 2],
-    /// Its probability.
-    pub p: f64,
-}
-
-/// The role section of a report.
-#[derive(Debug, Clone, PartialEq, Serialize)]
-pub struct RoleReport {
-    /// How many players hold each role, in the order of the role columns.
-    pub counts: Vec<(&'static str, u32)>,
-    /// What an elimination shows for the ranking (`role` or `side`).
-    pub reveal: &'static str,
-    /// Role assignments with a positive probability.
-    pub assignments: u64,
-    /// Every player's role probabilities, in seat order.
-    pub players: Vec<RoleLine>,
-    /// The most likely lovers' pairs (empty without cupid).
-    pub lovers: Vec<LoversLine>,
-}
 
 /// The report of a role log.
 ///
@@ -84,7 +32,7 @@ pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
     baseline_ranking.retain(|c| Some(c.player) != viewer);
     let setup = game.setup();
     let sides = setup.sides();
-    let beliefs = super::cli::belief_lines(
+    let beliefs = belief_lines(
         sides.all_players(),
         |player| game.living().contains(player),
         |player| posterior.p_wolf(player),
@@ -107,8 +55,7 @@ pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
                 guard: p[Role::Guard.index()],
                 cupid: p[Role::Cupid.index()],
                 lover: posterior.p_lover(player),
-                role_entropy_bits: posterior
-                    .information_gain(player, gametab_games::werewolf::roles::RevealRule::Role),
+                role_entropy_bits: posterior.role_entropy(player),
             }
         })
         .collect();
@@ -120,7 +67,19 @@ pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
             p,
         })
         .collect();
+    // Most likely first; pairs equal up to the ranking's tolerance (pairs
+    // the log treats alike) in seat order, as the ranking orders ties.
     lovers.sort_by(|x, y| y.p.total_cmp(&x.p).then(x.players.cmp(&y.players)));
+    let mut start = 0;
+    while start < lovers.len() {
+        let best = lovers[start].p;
+        let run = lovers[start..]
+            .iter()
+            .take_while(|l| best - l.p <= TIE_TOLERANCE)
+            .count();
+        lovers[start..start + run].sort_by_key(|l| l.players);
+        start += run;
+    }
     lovers.truncate(LOVERS_SHOWN);
     Ok(Report {
         players: setup.players(),
@@ -143,8 +102,44 @@ pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
             assignments: posterior.assignment_count(),
             players,
             lovers,
+            outcome: Outcome {
+                ongoing: posterior.p_ongoing(),
+                village: posterior.p_won(Winner::Village),
+                wolves: posterior.p_won(Winner::Wolves),
+                lovers: posterior.p_won(Winner::Lovers),
+                winner: posterior.winner().map(Winner::name),
+            },
         }),
     })
+}
+
+/// The game's state as a line of text.
+fn outcome_text(outcome: &Outcome) -> String {
+    if let Some(winner) = outcome.winner {
+        let who = match winner {
+            "village" => "the village has won",
+            "wolves" => "the wolves have won",
+            _ => "the lovers have won",
+        };
+        return format!("game over: {who}");
+    }
+    if outcome.ongoing == 1.0 {
+        return "the game goes on".to_string();
+    }
+    let over: Vec<String> = [
+        ("village", outcome.village),
+        ("wolves", outcome.wolves),
+        ("lovers", outcome.lovers),
+    ]
+    .iter()
+    .filter(|(_, p)| *p > 0.0)
+    .map(|(who, p)| format!("{who} won {p:.4}"))
+    .collect();
+    format!(
+        "the game goes on with probability {:.4}; over with {}",
+        outcome.ongoing,
+        over.join(", ")
+    )
 }
 
 /// The role section as a text table: one column per role of the setup.
@@ -201,5 +196,6 @@ pub fn render_text(roles: &RoleReport) -> String {
             .collect();
         out.push_str(&format!("\nlovers, most likely: {}\n", pairs.join(", ")));
     }
+    out.push_str(&format!("\n{}\n", outcome_text(&roles.outcome)));
     out
 }

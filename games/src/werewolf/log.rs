@@ -27,36 +27,54 @@
 //!
 //! **Roles.** A log with a `roles` field is read by the role engine
 //! ([`super::roles`]) instead; a log without one keeps exactly the meaning
-//! (and the answers) above. Extra top-level fields: `roles` (counts of
-//! `seer`, `witch`, `hunter`, `guard`, `cupid`, each 0 or 1, missing ones
-//! 0; villagers fill the rest), `viewer_role` (the viewer's own role;
-//! without it the viewer is village-side), `reveal` (`"role"`, the
-//! default, or `"side"`: what eliminating a player shows, for the ranking's
-//! information gain). Extra model fields: `witch_save`, `witch_poison`,
-//! `hunter_shoots`, `fake_claim`, `village_fake_claim`, `fake_says_wolf`
-//! (see [`RoleModel`](super::roles::RoleModel)). Extra event kinds and
-//! fields:
+//! (and the answers) above. Extra top-level fields: `roles` (the special
+//! roles, as counts of `seer`, `witch`, `hunter`, `guard`, `cupid`, each 0
+//! or 1, missing ones 0, or as a list of their names; villagers fill the
+//! rest), `viewer_role` (the viewer's own role; without it the viewer is
+//! village-side), `reveal` (`"role"`, the default, or `"side"`: what
+//! eliminating a player shows, for the ranking's information gain). Extra
+//! model fields: `witch_save`, `witch_poison`, `hunter_shoots`,
+//! `fake_claim`, `village_fake_claim`, `fake_says_wolf`,
+//! `wolves_knife_wolf`, `witch_poisons_herself` (see
+//! [`RoleModel`](super::roles::RoleModel)). Extra event kinds and fields:
 //!
 //! ```json
 //! { "kind": "night", "deaths": [12] }
+//! { "kind": "night", "deaths": [], "guarded": 5 }
 //! { "kind": "hunter_shot", "hunter": 12, "target": 4 }
 //! { "kind": "lover_death", "player": 7, "lover": 4 }
 //! { "kind": "claim", "player": 1, "role": "seer", "target": 3, "result": "wolf" }
+//! { "kind": "claim", "player": 1, "role": "seer", "target": 5, "result": "witch" }
+//! { "kind": "seer", "target": 5, "result": "hunter" }
+//! { "kind": "tie", "players": [3, 5] }
+//! { "kind": "no_elimination" }
 //! { "kind": "eliminated", "player": 3, "role": "hunter" }
 //! { "kind": "revealed", "player": 5, "role": "witch" }
 //! ```
 //!
 //! `night` lists who died by the wolves and the poison (0, 1 or 2
-//! players); a hunter's shot and a lover's death follow the night or
-//! elimination that caused them. Roles are `"wolf"`, `"villager"`,
-//! `"seer"`, `"witch"`, `"hunter"`, `"guard"`, `"cupid"`.
+//! players); `guarded` is the guard's own target, logged only by a guard
+//! viewer. A hunter's shot and a lover's death follow the night or
+//! elimination that caused them directly; the game's end is checked after
+//! them, and any event after the end is refused. A check's `result` is a
+//! side (`"wolf"`, `"village"`) or, in role logs, a card: a seer sees
+//! identities. `seer` events are the viewer's own checks and need the seer
+//! as the viewer. `tie` says the vote tied between these players: the
+//! votes after it are the revote among them, which ends with the
+//! `eliminated` of one of them or, tied again, with `no_elimination`.
+//! Claims, votes and checks by dead players are refused. Roles are
+//! `"wolf"`, `"villager"`, `"seer"`, `"witch"`, `"hunter"`, `"guard"`,
+//! `"cupid"`.
 
-use serde::{Deserialize, Serialize};
+use std::fmt;
+
+use serde::de::{self, MapAccess, SeqAccess, Visitor};
+use serde::{Deserialize, Deserializer, Serialize};
 
 use crate::error::{Error, Result};
 
 use super::model::{Event, EvidenceModel, Game, Player, Setup, Side};
-use super::roles::{RevealRule, Role};
+use super::roles::{Known, RevealRule, Role};
 
 /// A side as written in a log: `"wolf"` or `"village"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -114,6 +132,55 @@ impl From<RoleName> for Role {
     }
 }
 
+/// A check's result as written in a log: a side (`"wolf"`, `"village"`)
+/// or, in role logs, a village-side card.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+#[allow(missing_docs)]
+pub enum CheckName {
+    Wolf,
+    Village,
+    Villager,
+    Seer,
+    Witch,
+    Hunter,
+    Guard,
+    Cupid,
+}
+
+impl CheckName {
+    /// What the check says.
+    pub fn known(self) -> Known {
+        match self {
+            CheckName::Wolf => Known::Side(Side::Wolf),
+            CheckName::Village => Known::Side(Side::Village),
+            CheckName::Villager => Known::Role(Role::Villager),
+            CheckName::Seer => Known::Role(Role::Seer),
+            CheckName::Witch => Known::Role(Role::Witch),
+            CheckName::Hunter => Known::Role(Role::Hunter),
+            CheckName::Guard => Known::Role(Role::Guard),
+            CheckName::Cupid => Known::Role(Role::Cupid),
+        }
+    }
+
+    /// The side, when the check is written as one.
+    pub fn side(self) -> Option<Side> {
+        match self.known() {
+            Known::Side(side) => Some(side),
+            Known::Role(_) => None,
+        }
+    }
+}
+
+impl From<SideName> for CheckName {
+    fn from(side: SideName) -> CheckName {
+        match side {
+            SideName::Wolf => CheckName::Wolf,
+            SideName::Village => CheckName::Village,
+        }
+    }
+}
+
 /// What an elimination shows, as written in a log: `"role"` or `"side"`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
@@ -133,20 +200,107 @@ impl From<RevealName> for RevealRule {
 }
 
 /// The special roles of a role log, each counted 0 or 1 (missing: 0).
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
-#[serde(deny_unknown_fields)]
+/// Written as counts (`{"seer": 1, "witch": 1}`); read from counts or from
+/// a list of names (`["seer", "witch"]`).
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 #[allow(missing_docs)]
 pub struct RolesLog {
-    #[serde(default)]
     pub seer: u32,
-    #[serde(default)]
     pub witch: u32,
-    #[serde(default)]
     pub hunter: u32,
-    #[serde(default)]
     pub guard: u32,
-    #[serde(default)]
     pub cupid: u32,
+}
+
+/// The names of the special roles, as `roles` spells them.
+const SPECIAL_NAMES: &[&str] = &["seer", "witch", "hunter", "guard", "cupid"];
+
+impl RolesLog {
+    /// The count of the special role named `name`.
+    fn count_of(&mut self, name: &str) -> Option<&mut u32> {
+        match name {
+            "seer" => Some(&mut self.seer),
+            "witch" => Some(&mut self.witch),
+            "hunter" => Some(&mut self.hunter),
+            "guard" => Some(&mut self.guard),
+            "cupid" => Some(&mut self.cupid),
+            _ => None,
+        }
+    }
+}
+
+/// What is wrong with a name in `roles`.
+fn not_special<E: de::Error>(name: &str) -> E {
+    if name == "wolf" || name == "villager" {
+        E::custom(format!(
+            "roles: {name:?} is counted by `wolves` and `players`, not in `roles` (special \
+             roles: {})",
+            SPECIAL_NAMES.join(", ")
+        ))
+    } else {
+        E::custom(format!(
+            "roles: {name:?} is no special role (special roles: {})",
+            SPECIAL_NAMES.join(", ")
+        ))
+    }
+}
+
+/// A role's count in `roles`: a number, or `true` / `false`.
+struct Count(u32);
+
+impl<'de> Deserialize<'de> for Count {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<Count, D::Error> {
+        struct CountVisitor;
+        impl Visitor<'_> for CountVisitor {
+            type Value = Count;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str("a count of the role (0 or 1)")
+            }
+            fn visit_u64<E: de::Error>(self, n: u64) -> Result<Count, E> {
+                u32::try_from(n)
+                    .map(Count)
+                    .map_err(|_| E::custom(format!("roles: count {n}, allowed 0 or 1")))
+            }
+            fn visit_i64<E: de::Error>(self, n: i64) -> Result<Count, E> {
+                Err(E::custom(format!("roles: count {n}, allowed 0 or 1")))
+            }
+            fn visit_bool<E: de::Error>(self, b: bool) -> Result<Count, E> {
+                Ok(Count(u32::from(b)))
+            }
+        }
+        deserializer.deserialize_any(CountVisitor)
+    }
+}
+
+impl<'de> Deserialize<'de> for RolesLog {
+    fn deserialize<D: Deserializer<'de>>(deserializer: D) -> Result<RolesLog, D::Error> {
+        struct RolesVisitor;
+        impl<'de> Visitor<'de> for RolesVisitor {
+            type Value = RolesLog;
+            fn expecting(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+                f.write_str(
+                    "the special roles, as counts ({\"seer\": 1, \"witch\": 1}) or as a list \
+                     of names ([\"seer\", \"witch\"])",
+                )
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<RolesLog, A::Error> {
+                let mut roles = RolesLog::default();
+                while let Some(name) = map.next_key::<String>()? {
+                    let count = map.next_value::<Count>()?.0;
+                    *roles.count_of(&name).ok_or_else(|| not_special(&name))? = count;
+                }
+                Ok(roles)
+            }
+            fn visit_seq<A: SeqAccess<'de>>(self, mut seq: A) -> Result<RolesLog, A::Error> {
+                let mut roles = RolesLog::default();
+                while let Some(name) = seq.next_element::<String>()? {
+                    *roles.count_of(&name).ok_or_else(|| not_special(&name))? += 1;
+                }
+                Ok(roles)
+            }
+        }
+        deserializer.deserialize_any(RolesVisitor)
+    }
 }
 
 /// Optional overrides of the evidence model.
@@ -181,6 +335,12 @@ pub struct ModelLog {
     /// Role logs only.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub fake_says_wolf: Option<f64>,
+    /// Role logs only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wolves_knife_wolf: Option<f64>,
+    /// Role logs only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub witch_poisons_herself: Option<f64>,
 }
 
 impl ModelLog {
@@ -206,8 +366,9 @@ impl ModelLog {
 pub enum EventLog {
     /// See [`Event::NightKill`].
     NightKill { victim: u32 },
-    /// See [`Event::SeerCheck`].
-    Seer { target: u32, result: SideName },
+    /// See [`Event::SeerCheck`]; in role logs the viewer's own check,
+    /// whose result may be a card.
+    Seer { target: u32, result: CheckName },
     /// See [`Event::Vote`].
     Vote { voter: u32, target: u32 },
     /// See [`Event::Eliminated`]; `role` (role logs) is the card shown.
@@ -228,21 +389,30 @@ pub enum EventLog {
     },
     /// See [`Event::Behaviour`].
     Behaviour { player: u32, score: f64 },
-    /// Role logs: a night and its deaths (0, 1 or 2 players).
-    Night { deaths: Vec<u32> },
+    /// Role logs: a night and its deaths (0, 1 or 2 players); `guarded`:
+    /// a guard viewer's own target.
+    Night {
+        deaths: Vec<u32>,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        guarded: Option<u32>,
+    },
+    /// Role logs: the vote tied between `players`; the revote follows.
+    Tie { players: Vec<u32> },
+    /// Role logs: the revote tied again, nobody is voted out today.
+    NoElimination,
     /// Role logs: the hunter shoots after dying.
     HunterShot { hunter: u32, target: u32 },
     /// Role logs: `player` dies as the lover of `lover`.
     LoverDeath { player: u32, lover: u32 },
     /// Role logs: `player` claims `role`; a seer claim may report a check
-    /// (`target` and `result` together).
+    /// (`target` and `result` together; the result a side or a card).
     Claim {
         player: u32,
         role: RoleName,
         #[serde(default, skip_serializing_if = "Option::is_none")]
         target: Option<u32>,
         #[serde(default, skip_serializing_if = "Option::is_none")]
-        result: Option<SideName>,
+        result: Option<CheckName>,
     },
 }
 
@@ -287,7 +457,13 @@ impl EventLog {
             },
             EventLog::Seer { target, result } => Event::SeerCheck {
                 target: player(target)?,
-                result: result.into(),
+                result: result.side().ok_or_else(|| {
+                    Error::Inconsistent(
+                        "a check that names a card needs a role log: add a `roles` field \
+                         (e.g. \"roles\": {\"seer\": 1})"
+                            .into(),
+                    )
+                })?,
             },
             EventLog::Vote { voter, target } => Event::Vote {
                 voter: player(voter)?,
@@ -335,6 +511,8 @@ impl EventLog {
     fn role_feature(&self) -> &'static str {
         match self {
             EventLog::Night { .. } => "night",
+            EventLog::Tie { .. } => "tie",
+            EventLog::NoElimination => "no_elimination",
             EventLog::HunterShot { .. } => "hunter_shot",
             EventLog::LoverDeath { .. } => "lover_death",
             EventLog::Claim { .. } => "claim",
@@ -344,12 +522,21 @@ impl EventLog {
     }
 }
 
+/// The viewer's seat, refused as the viewer (not as some player) when it
+/// is not at the table.
+pub(crate) fn viewer_seat(number: u32, setup: Setup) -> Result<Player> {
+    Player::from_number(number, setup).map_err(|_| Error::OutOfRange {
+        what: "viewer",
+        detail: format!("player {number}, allowed 1..={}", setup.players()),
+    })
+}
+
 impl GameLog {
     /// Validate the log event by event into a [`Game`].
     ///
     /// # Errors
-    /// [`Error::OutOfRange`] for a bad setup, model parameter or player
-    /// number; [`Error::Inconsistent`] naming the first event that
+    /// [`Error::OutOfRange`] for a bad setup, model parameter or viewer;
+    /// [`Error::AtEvent`] naming the first event that is malformed or
     /// contradicts the ones before it (see [`Game::push`]).
     pub fn to_game(&self) -> Result<Game> {
         if self.has_roles() {
@@ -360,27 +547,18 @@ impl GameLog {
             ));
         }
         let setup = Setup::new(self.players, self.wolves)?;
-        let player = |number: u32| Player::from_number(number, setup);
-        let viewer = self.viewer.map(player).transpose()?;
+        let viewer = self.viewer.map(|n| viewer_seat(n, setup)).transpose()?;
         let mut game = Game::new(setup, self.model.model(), viewer)?;
         for (index, event) in self.events.iter().enumerate() {
             crate::budget::tick()?;
-            let at_event = |error: Error| match error {
-                Error::OutOfRange { what, detail } => Error::OutOfRange {
-                    what,
-                    detail: format!("{detail} (event {})", index + 1),
-                },
-                other => other,
-            };
-            // The event itself is refused (a role-log kind, a missing side):
-            // name it as `Game::push` names the events it refuses.
-            let event = event.to_event(setup).map_err(|error| match error {
-                Error::Inconsistent(detail) => {
-                    Error::Inconsistent(format!("event {}: {detail}", index + 1))
-                }
-                other => at_event(other),
-            })?;
-            game.push(event).map_err(at_event)?;
+            // Every refusal of an event names it by its index; one that
+            // could not even be read (a role-log kind, a missing side)
+            // names no content.
+            let event = event
+                .to_event(setup)
+                .map_err(|error| error.at_event(index, None))?;
+            game.push(event)
+                .map_err(|error| error.at_event(index, None))?;
         }
         Ok(game)
     }
@@ -404,6 +582,8 @@ impl GameLog {
                 m.fake_claim,
                 m.village_fake_claim,
                 m.fake_says_wolf,
+                m.wolves_knife_wolf,
+                m.witch_poisons_herself,
             ]
             .iter()
             .any(Option::is_some)

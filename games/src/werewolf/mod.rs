@@ -54,12 +54,12 @@ mod scoring;
 
 pub use baseline::Baseline;
 pub use early::{EarlyAnswer, EarlyRole, EarlyRoleAnswer, EarlySituation, EarlyVote, EARLY_FAMILY};
-pub use log::{EventLog, GameLog, ModelLog, RevealName, RoleName, RolesLog, SideName};
+pub use log::{CheckName, EventLog, GameLog, ModelLog, RevealName, RoleName, RolesLog, SideName};
 pub use model::{
     Event, EvidenceModel, Game, Player, PlayerSet, Setup, Side, VoteWeights, MAX_PLAYERS,
 };
 pub use posterior::{EliminationOutcome, Posterior, MAX_WOLF_SETS};
 pub use scoring::{
     binary_entropy_bits, rank, Candidate, ScoringRule, PUBLISHED_INFORMATION_WEIGHT,
-    PUBLISHED_PROBABILITY_WEIGHT,
+    PUBLISHED_PROBABILITY_WEIGHT, TIE_TOLERANCE,
 };

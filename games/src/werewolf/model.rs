@@ -441,20 +441,25 @@ impl Game {
     ///
     /// # Errors
     /// [`Error::OutOfRange`] for a player not at the table or a behaviour
-    /// score that is not finite; [`Error::Inconsistent`] naming the event
-    /// (its 1-based number and content) when it involves a dead player,
+    /// score that is not finite; [`Error::AtEvent`] naming the event (its
+    /// index and content) when it involves a dead player,
     /// a self-vote, or contradicts the hard facts known so far (a player
     /// both wolf and village, more wolves or village-side players than the
     /// setup has). On error the game is left unchanged.
     pub fn push(&mut self, event: Event) -> Result<()> {
+        // Validate on a copy of everything but the events (which a long
+        // log would copy once per event), then append.
+        let index = self.events.len();
+        let events = std::mem::take(&mut self.events);
         let mut next = self.clone();
+        self.events = events;
         next.apply(event).map_err(|error| match error {
-            Error::Inconsistent(detail) => Error::Inconsistent(format!(
-                "event {} ({event}): {detail}",
-                self.events.len() + 1
-            )),
+            Error::Inconsistent(_) => error.at_event(index, Some(event.to_string())),
             other => other,
         })?;
+        let mut events = std::mem::take(&mut self.events);
+        events.append(&mut next.events);
+        next.events = events;
         *self = next;
         Ok(())
     }

@@ -36,7 +36,7 @@ fn contradictions_name_the_event() {
         })
         .unwrap_err();
     let text = error.to_string();
-    assert!(matches!(error, Error::Inconsistent(_)));
+    assert!(matches!(error, Error::AtEvent { index: 1, .. }));
     assert!(
         text.contains("event 2") && text.contains("player 2"),
         "{text}"
@@ -80,7 +80,7 @@ fn dead_players_cannot_act() {
         },
     ] {
         assert!(
-            matches!(game.push(event), Err(Error::Inconsistent(_))),
+            matches!(game.push(event), Err(Error::AtEvent { .. })),
             "{event}"
         );
     }

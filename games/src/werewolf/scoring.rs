@@ -99,7 +99,8 @@ impl Candidate {
 }
 
 /// Order the living players (the viewer and `exclude` left out) by `rule`,
-/// best first; equal scores go to the lower seat number.
+/// best first; equal scores (up to [`TIE_TOLERANCE`]) go to the lower seat
+/// number.
 pub fn rank(posterior: &Posterior, rule: ScoringRule, exclude: Option<Player>) -> Vec<Candidate> {
     let entropy = posterior.joint_entropy();
     let mut candidates: Vec<Candidate> = posterior
@@ -121,9 +122,28 @@ pub fn rank(posterior: &Posterior, rule: ScoringRule, exclude: Option<Player>) -
     candidates
 }
 
-/// Best score first, then lower seat number.
+/// Scores that differ by at most this much are equal for the ranking: an
+/// exact tie (seats the log treats alike) computed along different sums
+/// differs by rounding, about 1e-15, and scores are probabilities or bits
+/// of order 1, so a real difference is far larger.
+pub const TIE_TOLERANCE: f64 = 1e-9;
+
+/// Best score first; scores within [`TIE_TOLERANCE`] of the best score of
+/// their run are equal and go in seat order. (Comparing each pair within
+/// the tolerance would not be an order; runs are, and are deterministic.)
 pub(crate) fn sort_candidates(candidates: &mut [Candidate]) {
     candidates.sort_by(|a, b| b.score.total_cmp(&a.score).then(a.player.cmp(&b.player)));
+    let mut start = 0;
+    while start < candidates.len() {
+        let best = candidates[start].score;
+        let end = start
+            + candidates[start..]
+                .iter()
+                .take_while(|c| best - c.score <= TIE_TOLERANCE)
+                .count();
+        candidates[start..end].sort_by_key(|c| c.player);
+        start = end;
+    }
 }
 
 #[cfg(test)]

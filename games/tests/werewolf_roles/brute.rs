@@ -1,18 +1,34 @@
 //! The brute force the role engine is checked against: every full role
-//! assignment, every lovers' pair and every hidden night choice (victim,
-//! guard, witch's save, poison and target) enumerated one by one, straight
-//! from the model's description on `RoleModel`, with no closed form and
-//! nothing shared with the engine but the public event types.
+//! assignment, every lovers' pair and every hidden night choice (the
+//! wolves' victim, the guard's target given the one before, the witch's
+//! save, poison and target) enumerated one by one, straight from the
+//! model's description on `RoleModel`, with no closed form and nothing
+//! shared with the engine but the public event types. The information
+//! gain is computed from its definition: the joint entropy now minus the
+//! expected joint entropy once the elimination's outcome is seen.
 
-use gametab_games::werewolf::roles::{Known, Role, RoleEvent, RoleGame, RoleModel, RoleSetup};
+use std::collections::HashMap;
+
+use gametab_games::werewolf::roles::{
+    Known, RevealRule, Role, RoleEvent, RoleGame, RoleModel, RoleSetup,
+};
 use gametab_games::werewolf::{Player, Side};
 
-/// The brute-force posterior: role of every seat, P(lover) per seat, joint
-/// entropy (bits).
+/// The brute-force posterior.
 pub struct Brute {
+    /// P(role) by seat.
     pub roles: Vec<[f64; 7]>,
+    /// P(lover) by seat.
     pub lovers: Vec<f64>,
+    /// P(pair) by pair of seat indices (lower first), positive ones only.
+    pub pairs: HashMap<(usize, usize), f64>,
+    /// Joint entropy (bits) of (roles, pair).
     pub entropy_bits: f64,
+    /// P(goes on), P(village won), P(wolves won), P(lovers won).
+    pub outcome: [f64; 4],
+    /// Information gain (bits) of eliminating each seat (dead: 0), by
+    /// reveal rule (role, side).
+    pub gains: Vec<[f64; 2]>,
 }
 
 /// Every full assignment of the setup's roles to the seats.
@@ -48,53 +64,125 @@ fn bit(p: Player) -> u64 {
     1u64 << p.index()
 }
 
+fn side(role: Role) -> Side {
+    if role == Role::Wolf {
+        Side::Wolf
+    } else {
+        Side::Village
+    }
+}
+
+/// The hidden state a night carries on: (antidote, poison, guard's last
+/// target).
+type NightState = (bool, bool, Option<usize>);
+
 /// One way the witch's night can go: saved or not, whom she poisoned, its
 /// probability, and the potions (antidote, poison) left after it.
 type Branch = (bool, Option<usize>, f64, (bool, bool));
 
+/// The chance that a card drawn from the village cards other than the
+/// seer's is `role`.
+fn card_share(setup: &RoleSetup, role: Role) -> f64 {
+    let pool = setup.players() - setup.wolves() - setup.count(Role::Seer);
+    if role == Role::Seer || role == Role::Wolf || pool == 0 {
+        return 0.0;
+    }
+    f64::from(setup.count(role)) / f64::from(pool)
+}
+
+/// P(a seer's vision of a player holding `truth` shows `report`).
+fn vision(setup: &RoleSetup, model: &RoleModel, truth: Role, report: Known) -> f64 {
+    let a = model.sides.seer_accuracy;
+    match report {
+        Known::Side(s) => {
+            if side(truth) == s {
+                a
+            } else {
+                1.0 - a
+            }
+        }
+        Known::Role(r) => {
+            if truth == r {
+                a
+            } else if side(truth) != side(r) {
+                (1.0 - a) * card_share(setup, r)
+            } else {
+                0.0
+            }
+        }
+    }
+}
+
+/// P(a false seer reports `report`).
+fn fake_report(setup: &RoleSetup, model: &RoleModel, report: Known) -> f64 {
+    match report {
+        Known::Side(Side::Wolf) | Known::Role(Role::Wolf) => model.fake_says_wolf,
+        Known::Side(Side::Village) => 1.0 - model.fake_says_wolf,
+        Known::Role(r) => (1.0 - model.fake_says_wolf) * card_share(setup, r),
+    }
+}
+
 /// P(observed deaths, hunter behaviour) of one night under `roles`, by
-/// enumerating every hidden choice; `potions` (antidote, poison) -> weight
-/// is advanced in place.
+/// enumerating every hidden choice; the states and their weights are
+/// advanced in place.
+#[allow(clippy::too_many_arguments)]
 fn brute_night(
     roles: &[Role],
     living: u64,
     deaths: u64,
+    guarded: Option<usize>,
     shooter: Option<Player>,
     model: &RoleModel,
-    potions: &mut Vec<((bool, bool), f64)>,
+    states: &mut Vec<(NightState, f64)>,
 ) {
     let seats: Vec<usize> = (0..roles.len()).filter(|&i| living >> i & 1 == 1).collect();
     let find = |r: Role| seats.iter().copied().find(|&i| roles[i] == r);
     let (witch, guard, hunter) = (find(Role::Witch), find(Role::Guard), find(Role::Hunter));
-    let victims: Vec<usize> = seats
+    let wolves: Vec<usize> = seats
+        .iter()
+        .copied()
+        .filter(|&i| roles[i] == Role::Wolf)
+        .collect();
+    let others: Vec<usize> = seats
         .iter()
         .copied()
         .filter(|&i| roles[i] != Role::Wolf)
         .collect();
-    let wolves_alive = seats.iter().any(|&i| roles[i] == Role::Wolf);
-    let mut next: Vec<((bool, bool), f64)> = Vec::new();
-    let push = |state: (bool, bool), w: f64, next: &mut Vec<((bool, bool), f64)>| {
+    let mut next: Vec<(NightState, f64)> = Vec::new();
+    let mut push = |state: NightState, w: f64| {
         if let Some(entry) = next.iter_mut().find(|(s, _)| *s == state) {
             entry.1 += w;
         } else {
             next.push((state, w));
         }
     };
-    for &((antidote, poison), weight) in potions.iter() {
-        if victims.is_empty() || !wolves_alive {
-            continue;
-        }
-        for &v in &victims {
-            let pv = weight / victims.len() as f64;
+    if wolves.is_empty() || others.is_empty() {
+        *states = next;
+        return;
+    }
+    // The wolves' victim: one of their own with wolves_knife_wolf.
+    let mut victims: Vec<(usize, f64)> = Vec::new();
+    for &v in &wolves {
+        victims.push((v, model.wolves_knife_wolf / wolves.len() as f64));
+    }
+    for &v in &others {
+        victims.push((v, (1.0 - model.wolves_knife_wolf) / others.len() as f64));
+    }
+    for &((antidote, poison, last), weight) in states.iter() {
+        for &(v, pv) in &victims {
             let guards: Vec<(Option<usize>, f64)> = match guard {
-                Some(_) => seats
-                    .iter()
-                    .map(|&g| (Some(g), 1.0 / seats.len() as f64))
-                    .collect(),
+                Some(_) => {
+                    let allowed: Vec<usize> =
+                        seats.iter().copied().filter(|&g| Some(g) != last).collect();
+                    allowed
+                        .iter()
+                        .map(|&g| (Some(g), 1.0 / allowed.len() as f64))
+                        .filter(|(g, _)| guarded.is_none() || *g == guarded)
+                        .collect()
+                }
                 None => vec![(None, 1.0)],
             };
             for (g, pg) in guards {
-                // (saved, poisoned target, probability, potions after)
                 let mut branches: Vec<Branch> = Vec::new();
                 let told = witch.is_some() && antidote && Some(v) != witch;
                 let save_p = if told { model.witch_save } else { 0.0 };
@@ -102,26 +190,36 @@ fn brute_night(
                     branches.push((true, None, save_p, (false, poison)));
                 }
                 let rest = 1.0 - save_p;
-                let targets: Vec<usize> = seats
-                    .iter()
-                    .copied()
-                    .filter(|&t| Some(t) != witch && t != v)
-                    .collect();
-                if witch.is_some() && poison && !targets.is_empty() {
-                    for &t in &targets {
-                        branches.push((
-                            false,
-                            Some(t),
-                            rest * model.witch_poison / targets.len() as f64,
-                            (antidote, false),
-                        ));
+                if let (Some(w), true) = (witch, poison) {
+                    let targets: Vec<usize> = seats
+                        .iter()
+                        .copied()
+                        .filter(|&t| t != w && t != v)
+                        .collect();
+                    let herself = if v == w {
+                        0.0
+                    } else {
+                        model.witch_poisons_herself
+                    };
+                    let mut used = 0.0;
+                    if herself > 0.0 {
+                        let p = model.witch_poison * herself;
+                        used += p;
+                        branches.push((false, Some(w), rest * p, (antidote, false)));
                     }
-                    branches.push((
-                        false,
-                        None,
-                        rest * (1.0 - model.witch_poison),
-                        (antidote, poison),
-                    ));
+                    if !targets.is_empty() {
+                        let p = model.witch_poison * (1.0 - herself);
+                        used += p;
+                        for &t in &targets {
+                            branches.push((
+                                false,
+                                Some(t),
+                                rest * p / targets.len() as f64,
+                                (antidote, false),
+                            ));
+                        }
+                    }
+                    branches.push((false, None, rest * (1.0 - used), (antidote, poison)));
                 } else {
                     branches.push((false, None, rest, (antidote, poison)));
                 }
@@ -156,12 +254,13 @@ fn brute_night(
                             1.0
                         };
                     }
-                    push(after, pv * pg * pb * hunter_w, &mut next);
+                    let last = if guard.is_some() { g } else { None };
+                    push((after.0, after.1, last), weight * pv * pg * pb * hunter_w);
                 }
             }
         }
     }
-    *potions = next;
+    *states = next;
 }
 
 fn hunter_alone(role: Role, shot: bool, model: &RoleModel) -> f64 {
@@ -173,15 +272,36 @@ fn hunter_alone(role: Role, shot: bool, model: &RoleModel) -> f64 {
     }
 }
 
-/// The likelihood of every event of `game` under `roles` and `pair`.
-fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> f64 {
+/// Who won under `roles` and `pair` once `living` remain (None: goes on).
+fn winner(roles: &[Role], living: u64, pair: Option<(usize, usize)>) -> Option<usize> {
+    let alive: Vec<usize> = (0..roles.len()).filter(|&i| living >> i & 1 == 1).collect();
+    let wolves = alive.iter().filter(|&&i| roles[i] == Role::Wolf).count();
+    if wolves == 0 {
+        return Some(1);
+    }
+    if wolves >= alive.len() - wolves {
+        if let Some((a, b)) = pair {
+            if alive.len() == 2 && alive.contains(&a) && alive.contains(&b) && wolves == 1 {
+                return Some(3);
+            }
+        }
+        return Some(2);
+    }
+    None
+}
+
+/// The likelihood of every event of `game` under `roles` and `pair`, and
+/// the living when it stopped.
+fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> (f64, u64) {
     let model = game.model();
+    let setup = game.setup();
     let events: Vec<RoleEvent> = game.events().cloned().collect();
     let n = roles.len();
     let mut living: u64 = (1u64 << n) - 1;
     let is_wolf = |i: usize| roles[i] == Role::Wolf;
     let mut weight = 1.0;
-    let mut potions = vec![((true, true), 1.0)];
+    let mut states: Vec<(NightState, f64)> = vec![((true, true, None), 1.0)];
+    let mut tie: Option<u64> = None;
     // Bookkeeping for the lovers: the step of every death by a step's own
     // cause (night, night kill, vote), and who died at all.
     let mut step = 0usize;
@@ -190,24 +310,30 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
     let mut named_pair = false;
     if let Some((viewer, known)) = game.viewer() {
         let ok = match known {
-            Known::Side(side) => roles[viewer.index()].side() == side,
+            Known::Side(s) => side(roles[viewer.index()]) == s,
             Known::Role(r) => roles[viewer.index()] == r,
         };
         if !ok {
-            return 0.0;
+            return (0.0, living);
         }
     }
     for (index, event) in events.iter().enumerate() {
+        let consequence = matches!(
+            event,
+            RoleEvent::HunterShot { .. } | RoleEvent::LoverDeath { .. }
+        );
+        if !consequence && winner(roles, living, pair).is_some() {
+            // The game had ended: nothing can follow.
+            return (0.0, living);
+        }
         // The shot following a death step, if any.
         let shooter_after = || {
             events[index + 1..]
                 .iter()
                 .take_while(|e| {
-                    !matches!(
+                    matches!(
                         e,
-                        RoleEvent::Night { .. }
-                            | RoleEvent::NightKill { .. }
-                            | RoleEvent::Eliminated { .. }
+                        RoleEvent::HunterShot { .. } | RoleEvent::LoverDeath { .. }
                     )
                 })
                 .find_map(|e| match e {
@@ -216,10 +342,18 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                 })
         };
         match event {
-            RoleEvent::Night { deaths } => {
+            RoleEvent::Night { deaths, guarded } => {
                 step += 1;
                 let mask = deaths.iter().fold(0u64, |m, &p| m | bit(p));
-                brute_night(roles, living, mask, shooter_after(), model, &mut potions);
+                brute_night(
+                    roles,
+                    living,
+                    mask,
+                    guarded.map(|g| g.index()),
+                    shooter_after(),
+                    model,
+                    &mut states,
+                );
                 for d in deaths {
                     primary_in[d.index()] = step;
                     dead[d.index()] = true;
@@ -229,7 +363,7 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
             RoleEvent::NightKill { victim } => {
                 step += 1;
                 if is_wolf(victim.index()) {
-                    return 0.0;
+                    return (0.0, living);
                 }
                 let non_wolves = (0..n)
                     .filter(|&i| living >> i & 1 == 1 && !is_wolf(i))
@@ -240,18 +374,16 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                     shooter_after() == Some(*victim),
                     model,
                 );
+                // No guard that night: he protected nobody.
+                for (state, _) in states.iter_mut() {
+                    state.2 = None;
+                }
                 primary_in[victim.index()] = step;
                 dead[victim.index()] = true;
                 living &= !bit(*victim);
             }
             RoleEvent::SeerCheck { target, result } => {
-                let truth = if is_wolf(target.index()) {
-                    Side::Wolf
-                } else {
-                    Side::Village
-                };
-                let acc = model.sides.seer_accuracy;
-                weight *= if truth == *result { acc } else { 1.0 - acc };
+                weight *= vision(&setup, model, roles[target.index()], *result);
             }
             RoleEvent::Vote { voter, target } => {
                 let (j, k) = (voter.index(), target.index());
@@ -266,39 +398,36 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                 });
                 let partner = partner.filter(|&p| living >> p & 1 == 1);
                 if partner == Some(k) {
-                    return 0.0;
+                    return (0.0, living);
                 }
-                let w = |t: usize| {
-                    let side = |i: usize| {
-                        if is_wolf(i) {
-                            Side::Wolf
-                        } else {
-                            Side::Village
-                        }
-                    };
-                    model.sides.votes.weight(side(j), side(t))
-                };
+                let w = |t: usize| model.sides.votes.weight(side(roles[j]), side(roles[t]));
+                let pool = tie.unwrap_or(living);
                 let total: f64 = (0..n)
-                    .filter(|&t| t != j && living >> t & 1 == 1 && Some(t) != partner)
+                    .filter(|&t| t != j && pool >> t & 1 == 1 && Some(t) != partner)
                     .map(w)
                     .sum();
                 weight *= w(k) / total;
             }
+            RoleEvent::Tie { players } => {
+                tie = Some(players.iter().fold(0u64, |m, &p| m | bit(p)));
+            }
+            RoleEvent::NoElimination => tie = None,
             RoleEvent::Behaviour { player, score } => {
                 if is_wolf(player.index()) {
                     weight *= score.exp();
                 }
             }
             RoleEvent::Eliminated { player, shown } => {
+                tie = None;
                 step += 1;
                 let role = roles[player.index()];
                 if let Some(known) = shown {
                     let ok = match known {
-                        Known::Side(side) => role.side() == *side,
+                        Known::Side(s) => side(role) == *s,
                         Known::Role(r) => role == *r,
                     };
                     if !ok {
-                        return 0.0;
+                        return (0.0, living);
                     }
                 }
                 weight *= hunter_alone(role, shooter_after() == Some(*player), model);
@@ -309,16 +438,16 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
             RoleEvent::Revealed { player, known } => {
                 let role = roles[player.index()];
                 let ok = match known {
-                    Known::Side(side) => role.side() == *side,
+                    Known::Side(s) => side(role) == *s,
                     Known::Role(r) => role == *r,
                 };
                 if !ok {
-                    return 0.0;
+                    return (0.0, living);
                 }
             }
             RoleEvent::HunterShot { hunter, target } => {
                 if roles[hunter.index()] != Role::Hunter {
-                    return 0.0;
+                    return (0.0, living);
                 }
                 dead[target.index()] = true;
                 living &= !bit(*target);
@@ -326,7 +455,7 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
             RoleEvent::LoverDeath { player, lover } => {
                 let named = (player.index(), lover.index());
                 if pair != Some((named.0.min(named.1), named.0.max(named.1))) {
-                    return 0.0;
+                    return (0.0, living);
                 }
                 named_pair = true;
                 dead[player.index()] = true;
@@ -338,26 +467,19 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                 check,
             } => {
                 let actual = roles[player.index()];
-                let truthful = actual == *role;
-                weight *= if truthful {
-                    1.0
-                } else if actual == Role::Wolf {
-                    model.fake_claim
+                if actual == *role {
+                    if let Some((target, report)) = check {
+                        weight *= vision(&setup, model, roles[target.index()], *report);
+                    }
                 } else {
-                    model.village_fake_claim
-                };
-                if let Some((target, side)) = check {
-                    let truth = if is_wolf(target.index()) {
-                        Side::Wolf
+                    weight *= if actual == Role::Wolf {
+                        model.fake_claim
                     } else {
-                        Side::Village
+                        model.village_fake_claim
                     };
-                    let says_wolf = *side == Side::Wolf;
-                    weight *= match (truthful, says_wolf) {
-                        (true, _) => f64::from(u8::from(truth == *side)),
-                        (false, true) => model.fake_says_wolf,
-                        (false, false) => 1.0 - model.fake_says_wolf,
-                    };
+                    if let Some((_, report)) = check {
+                        weight *= fake_report(&setup, model, *report);
+                    }
                 }
             }
         }
@@ -368,15 +490,58 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
         let together =
             dead[a] && dead[b] && primary_in[a] == primary_in[b] && primary_in[a] != usize::MAX;
         if !(together || (!dead[a] && !dead[b])) {
-            return 0.0;
+            return (0.0, living);
         }
     }
-    weight * potions.iter().map(|(_, w)| w).sum::<f64>()
+    (weight * states.iter().map(|(_, w)| w).sum::<f64>(), living)
+}
+
+/// What eliminating `x` shows under `reveal` for a hypothesis: x's card
+/// or side, the shot (with its chance), the lover who dies with x and
+/// their card or side. Each outcome with its probability.
+fn outcomes(
+    roles: &[Role],
+    pair: Option<(usize, usize)>,
+    x: usize,
+    reveal: RevealRule,
+    model: &RoleModel,
+) -> Vec<(String, f64)> {
+    let show = |i: usize| match reveal {
+        RevealRule::Role => format!("{:?}", roles[i]),
+        RevealRule::Side => format!("{:?}", side(roles[i])),
+    };
+    let lover = pair.and_then(|(a, b)| {
+        if a == x {
+            Some(b)
+        } else if b == x {
+            Some(a)
+        } else {
+            None
+        }
+    });
+    let grief = match lover {
+        Some(y) => format!("lover {y} {}", show(y)),
+        None => "no lover".to_string(),
+    };
+    let shots: Vec<(bool, f64)> = if roles[x] == Role::Hunter {
+        vec![
+            (true, model.hunter_shoots),
+            (false, 1.0 - model.hunter_shoots),
+        ]
+    } else {
+        vec![(false, 1.0)]
+    };
+    shots
+        .into_iter()
+        .filter(|(_, p)| *p > 0.0)
+        .map(|(shot, p)| (format!("{} shot {shot} {grief}", show(x)), p))
+        .collect()
 }
 
 /// The brute-force posterior of `game`.
 pub fn brute(game: &RoleGame) -> Brute {
     let setup = game.setup();
+    let model = game.model();
     let n = setup.players() as usize;
     let pairs: Vec<Option<(usize, usize)>> = if setup.has(Role::Cupid) {
         (0..n)
@@ -388,16 +553,20 @@ pub fn brute(game: &RoleGame) -> Brute {
     let mut weights = Vec::new();
     for roles in assignments(&setup) {
         for &pair in &pairs {
-            let w = likelihood(game, &roles, pair);
+            let (w, _) = likelihood(game, &roles, pair);
             if w > 0.0 {
                 weights.push((roles.clone(), pair, w));
             }
         }
     }
+    // The living at the end are public: the same under every hypothesis.
+    let living = game.living().0;
     let z: f64 = weights.iter().map(|(_, _, w)| w).sum();
     let mut roles_p = vec![[0.0; 7]; n];
     let mut lovers = vec![0.0; n];
+    let mut pair_p: HashMap<(usize, usize), f64> = HashMap::new();
     let mut entropy = 0.0;
+    let mut outcome = [0.0; 4];
     for (roles, pair, w) in &weights {
         let q = w / z;
         entropy -= q * q.log2();
@@ -407,11 +576,46 @@ pub fn brute(game: &RoleGame) -> Brute {
         if let Some((a, b)) = pair {
             lovers[*a] += q;
             lovers[*b] += q;
+            *pair_p.entry((*a, *b)).or_default() += q;
         }
+        outcome[winner(roles, living, *pair).unwrap_or(0)] += q;
     }
+    // H(S) - E_O H(S | O), from the definition.
+    let gains = (0..n)
+        .map(|x| {
+            if living >> x & 1 == 0 {
+                return [0.0; 2];
+            }
+            [RevealRule::Role, RevealRule::Side].map(|reveal| {
+                let mut by_outcome: HashMap<String, Vec<f64>> = HashMap::new();
+                for (roles, pair, w) in &weights {
+                    let q = w / z;
+                    for (o, p) in outcomes(roles, *pair, x, reveal, model) {
+                        by_outcome.entry(o).or_default().push(q * p);
+                    }
+                }
+                let expected: f64 = by_outcome
+                    .values()
+                    .map(|joint| {
+                        let po: f64 = joint.iter().sum();
+                        let h: f64 = joint
+                            .iter()
+                            .filter(|&&m| m > 0.0)
+                            .map(|&m| -(m / po) * (m / po).log2())
+                            .sum();
+                        po * h
+                    })
+                    .sum();
+                entropy - expected
+            })
+        })
+        .collect();
     Brute {
         roles: roles_p,
         lovers,
+        pairs: pair_p,
         entropy_bits: entropy,
+        outcome,
+        gains,
     }
 }

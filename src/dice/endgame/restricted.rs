@@ -460,6 +460,14 @@ enum Part {
     Value,
 }
 
+/// What one round adds to the LP: the rows new this round (numbered from
+/// `first_new_row`) and the new columns.
+struct Growth {
+    first_new_row: usize,
+    rows: Vec<NewRow>,
+    columns: Vec<NewColumn>,
+}
+
 /// The key of a row or column: its part, hand and history.
 fn key(part: Part, hand: usize, history: History) -> u64 {
     (part as u64) << 40 | (hand as u64) << 32 | u64::from(history.0)
@@ -540,26 +548,23 @@ impl RestrictedLp {
     /// column whole, an old one's coefficients on the rows new this round.
     fn column(
         &mut self,
-        part: Part,
-        hand: usize,
-        history: History,
+        (part, hand, history): (Part, usize, History),
         cost: f64,
         bounds: (f64, f64),
         entries: &[(usize, f64)],
-        first_new_row: usize,
-        new_rows: &mut [NewRow],
-        new_columns: &mut Vec<NewColumn>,
+        growth: &mut Growth,
     ) {
         let next = self.columns.len();
         match self.columns.get(&key(part, hand, history)) {
             Some(&column) => {
-                for &(row, value) in entries.iter().filter(|e| e.0 >= first_new_row) {
-                    new_rows[row - first_new_row].entries.push((column, value));
+                let first = growth.first_new_row;
+                for &(row, value) in entries.iter().filter(|e| e.0 >= first) {
+                    growth.rows[row - first].entries.push((column, value));
                 }
             }
             None => {
                 self.columns.insert(key(part, hand, history), next);
-                new_columns.push(NewColumn {
+                growth.columns.push(NewColumn {
                     cost,
                     bounds,
                     entries: entries.to_vec(),
@@ -606,7 +611,11 @@ impl RestrictedLp {
                 }
             }
         }
-        let mut new_columns = Vec::new();
+        let mut growth = Growth {
+            first_new_row,
+            rows: new_rows,
+            columns: Vec::new(),
+        };
         let mut entries: Vec<(usize, f64)> = Vec::new();
         let free = (f64::NEG_INFINITY, f64::INFINITY);
         // Columns of player 1's sequences.
@@ -654,15 +663,11 @@ impl RestrictedLp {
                         }
                     };
                     self.column(
-                        part,
-                        i,
-                        at,
+                        (part, i, at),
                         0.0,
                         (0.0, f64::INFINITY),
                         &entries,
-                        first_new_row,
-                        &mut new_rows,
-                        &mut new_columns,
+                        &mut growth,
                     );
                 }
             }
@@ -689,21 +694,11 @@ impl RestrictedLp {
                     entries.push((self.row_of(Part::BidRow, j, h.parent())?, -1.0));
                 }
                 let cost = if root { 1.0 } else { 0.0 };
-                self.column(
-                    Part::Value,
-                    j,
-                    h,
-                    cost,
-                    free,
-                    &entries,
-                    first_new_row,
-                    &mut new_rows,
-                    &mut new_columns,
-                );
+                self.column((Part::Value, j, h), cost, free, &entries, &mut growth);
             }
         }
-        self.lp.add_rows(&new_rows)?;
-        self.lp.add_columns(&new_columns)?;
+        self.lp.add_rows(&growth.rows)?;
+        self.lp.add_columns(&growth.columns)?;
         let (objective, primal, duals) = self.lp.solve()?;
         let rolls =
             f64::from(game.hands(one).total_weight()) * f64::from(game.hands(two).total_weight());

@@ -1,5 +1,6 @@
-//! The public events of a role game: what the table sees, in game order,
-//! and what became known of a player.
+//! The public events of a role game: what the table sees (and what the
+//! viewer sees of their own role's night), in game order, and what became
+//! known of a player.
 
 use std::fmt;
 
@@ -50,6 +51,8 @@ pub enum RoleEvent {
     Night {
         /// Who died, in any order.
         deaths: Vec<Player>,
+        /// A guard viewer's own target that night, when logged.
+        guarded: Option<Player>,
     },
     /// The side-only night kill of old logs: the wolves' victim died (a
     /// village-side player chosen uniformly); no guard or witch that night.
@@ -57,12 +60,13 @@ pub enum RoleEvent {
         /// The victim.
         victim: Player,
     },
-    /// The viewer's own seer check (as in side-only logs).
+    /// The viewer's own seer check (the viewer is the seer; in a side-only
+    /// log read by the role engine, a check whose source is not modelled).
     SeerCheck {
         /// The player checked.
         target: Player,
-        /// The side learned.
-        result: Side,
+        /// What the vision showed: a side, or the card.
+        result: Known,
     },
     /// A day vote.
     Vote {
@@ -71,6 +75,14 @@ pub enum RoleEvent {
         /// For whom.
         target: Player,
     },
+    /// The day's vote tied between `players`: they are voted on again, and
+    /// the votes until the day's end are that revote.
+    Tie {
+        /// The tied players (at least two, alive).
+        players: Vec<Player>,
+    },
+    /// The revote tied again: nobody is voted out today.
+    NoElimination,
     /// A behaviour score, likelihood ratio `e^score` in favour of wolf.
     Behaviour {
         /// The player observed.
@@ -112,9 +124,20 @@ pub enum RoleEvent {
         player: Player,
         /// The role claimed (never wolf).
         role: Role,
-        /// A claimed seer's reported check: who and which side.
-        check: Option<(Player, Side)>,
+        /// A claimed seer's reported check: who, and the side or the card.
+        check: Option<(Player, Known)>,
     },
+}
+
+impl RoleEvent {
+    /// Whether the event is a consequence of the step before it (a shot or
+    /// a lover's death), so no new phase of the game begins with it.
+    pub(crate) fn is_consequence(&self) -> bool {
+        matches!(
+            self,
+            RoleEvent::HunterShot { .. } | RoleEvent::LoverDeath { .. }
+        )
+    }
 }
 
 impl fmt::Display for RoleEvent {
@@ -127,8 +150,17 @@ impl fmt::Display for RoleEvent {
                 .join(", ")
         };
         match self {
-            RoleEvent::Night { deaths } if deaths.is_empty() => write!(f, "quiet night"),
-            RoleEvent::Night { deaths } => write!(f, "night deaths [{}]", list(deaths)),
+            RoleEvent::Night { deaths, guarded } => {
+                if deaths.is_empty() {
+                    write!(f, "quiet night")?;
+                } else {
+                    write!(f, "night deaths [{}]", list(deaths))?;
+                }
+                match guarded {
+                    Some(target) => write!(f, ", the guard protected {target}"),
+                    None => Ok(()),
+                }
+            }
             RoleEvent::NightKill { victim } => write!(f, "night kill of {victim}"),
             RoleEvent::SeerCheck { target, result } => {
                 write!(f, "seer check: {target} is {result}")
@@ -136,6 +168,8 @@ impl fmt::Display for RoleEvent {
             RoleEvent::Vote { voter, target } => {
                 write!(f, "vote {} -> {}", voter.number(), target.number())
             }
+            RoleEvent::Tie { players } => write!(f, "tie between players {}", list(players)),
+            RoleEvent::NoElimination => write!(f, "no elimination (tied twice)"),
             RoleEvent::Behaviour { player, score } => {
                 write!(f, "behaviour score {score} for {player}")
             }
@@ -155,8 +189,8 @@ impl fmt::Display for RoleEvent {
                 role,
                 check,
             } => match check {
-                Some((target, side)) => {
-                    write!(f, "{player} claims {role}, says {target} is {side}")
+                Some((target, result)) => {
+                    write!(f, "{player} claims {role}, says {target} is {result}")
                 }
                 None => write!(f, "{player} claims {role}"),
             },

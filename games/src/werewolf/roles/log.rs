@@ -5,23 +5,21 @@
 
 use crate::error::{Error, Result};
 
-use super::super::log::{EventLog, GameLog};
+use super::super::log::{viewer_seat, EventLog, GameLog};
 use super::super::model::{Player, Setup, Side};
 use super::events::{Known, RoleEvent};
 use super::game::RoleGame;
-use super::setup::{RevealRule, Role, RoleModel, RoleSetup};
+use super::model::RoleModel;
+use super::setup::{RevealRule, Role, RoleSetup};
 
 impl GameLog {
-    /// The role setup of a role log.
+    /// The role setup of a role log (of a side-only log: no special role).
     ///
     /// # Errors
-    /// [`Error::OutOfRange`] for a log without `roles`, a role counted more
-    /// than once, or roles that do not fit the table.
+    /// [`Error::OutOfRange`] for a role counted more than once, or roles
+    /// that do not fit the table.
     pub fn role_setup(&self) -> Result<RoleSetup> {
-        let roles = self.roles.ok_or_else(|| Error::OutOfRange {
-            what: "roles",
-            detail: "missing: a role log names its special roles (\"roles\": {...})".into(),
-        })?;
+        let roles = self.roles.unwrap_or_default();
         let counts = [
             (Role::Seer, roles.seer),
             (Role::Witch, roles.witch),
@@ -57,6 +55,8 @@ impl GameLog {
             fake_claim: m.fake_claim.unwrap_or(d.fake_claim),
             village_fake_claim: m.village_fake_claim.unwrap_or(d.village_fake_claim),
             fake_says_wolf: m.fake_says_wolf.unwrap_or(d.fake_says_wolf),
+            wolves_knife_wolf: m.wolves_knife_wolf.unwrap_or(d.wolves_knife_wolf),
+            witch_poisons_herself: m.witch_poisons_herself.unwrap_or(d.witch_poisons_herself),
         }
     }
 
@@ -65,18 +65,20 @@ impl GameLog {
         self.reveal.map_or(RevealRule::Role, RevealRule::from)
     }
 
-    /// Validate a role log event by event into a [`RoleGame`].
+    /// Validate a role log event by event into a [`RoleGame`]. A side-only
+    /// log (no `roles`) is read as a game without special roles whose
+    /// `seer` events keep their side-only meaning.
     ///
     /// # Errors
-    /// [`Error::OutOfRange`] for a bad setup, parameter or player number;
-    /// [`Error::Inconsistent`] naming the first event that breaks a rule or
-    /// contradicts the ones before it (see [`RoleGame::push`]).
+    /// [`Error::OutOfRange`] for a bad setup, parameter or viewer;
+    /// [`Error::AtEvent`] naming the first event that is malformed, breaks
+    /// a rule or contradicts the ones before it (see [`RoleGame::push`]).
     pub fn to_role_game(&self) -> Result<RoleGame> {
         let setup = self.role_setup()?;
         let sides = setup.sides();
         let viewer = match (self.viewer, self.viewer_role) {
             (Some(number), role) => Some((
-                Player::from_number(number, sides)?,
+                viewer_seat(number, sides)?,
                 role.map_or(Known::Side(Side::Village), |r| Known::Role(r.into())),
             )),
             (None, Some(_)) => {
@@ -86,21 +88,15 @@ impl GameLog {
             }
             (None, None) => None,
         };
-        let mut game = RoleGame::new(setup, self.role_model(), viewer)?;
+        let mut game = if self.is_role_log() {
+            RoleGame::new(setup, self.role_model(), viewer)?
+        } else {
+            RoleGame::for_side_log(setup, self.role_model(), viewer)?
+        };
         for (index, event) in self.events.iter().enumerate() {
             crate::budget::tick()?;
-            let at_event = |error: Error| match error {
-                Error::OutOfRange { what, detail } => Error::OutOfRange {
-                    what,
-                    detail: format!("{detail} (event {})", index + 1),
-                },
-                Error::Inconsistent(detail) if !detail.starts_with("event ") => {
-                    Error::Inconsistent(format!("event {}: {detail}", index + 1))
-                }
-                other => other,
-            };
-            let event = role_event(event, sides).map_err(at_event)?;
-            game.push(event).map_err(at_event)?;
+            let event = role_event(event, sides).map_err(|error| error.at_event(index, None))?;
+            game.push(event)?;
         }
         Ok(game)
     }
@@ -115,7 +111,7 @@ fn role_event(event: &EventLog, setup: Setup) -> Result<RoleEvent> {
         },
         EventLog::Seer { target, result } => RoleEvent::SeerCheck {
             target: player(target)?,
-            result: result.into(),
+            result: result.known(),
         },
         EventLog::Vote { voter, target } => RoleEvent::Vote {
             voter: player(voter)?,
@@ -142,12 +138,23 @@ fn role_event(event: &EventLog, setup: Setup) -> Result<RoleEvent> {
             known: known(side.map(Side::from), role.map(Role::from), true)?
                 .ok_or_else(|| Error::Inconsistent("`revealed` needs a side or a role".into()))?,
         },
-        EventLog::Night { ref deaths } => RoleEvent::Night {
+        EventLog::Night {
+            ref deaths,
+            guarded,
+        } => RoleEvent::Night {
             deaths: deaths
                 .iter()
                 .map(|&n| player(n))
                 .collect::<Result<Vec<_>>>()?,
+            guarded: guarded.map(player).transpose()?,
         },
+        EventLog::Tie { ref players } => RoleEvent::Tie {
+            players: players
+                .iter()
+                .map(|&n| player(n))
+                .collect::<Result<Vec<_>>>()?,
+        },
+        EventLog::NoElimination => RoleEvent::NoElimination,
         EventLog::HunterShot { hunter, target } => RoleEvent::HunterShot {
             hunter: player(hunter)?,
             target: player(target)?,
@@ -165,7 +172,7 @@ fn role_event(event: &EventLog, setup: Setup) -> Result<RoleEvent> {
             player: player(who)?,
             role: role.into(),
             check: match (target, result) {
-                (Some(target), Some(result)) => Some((player(target)?, result.into())),
+                (Some(target), Some(result)) => Some((player(target)?, result.known())),
                 (None, None) => None,
                 _ => {
                     return Err(Error::Inconsistent(

@@ -6,28 +6,35 @@
 //! only the wolves (a `u64` set) and each special role (one player each);
 //! villagers fill the rest. The likelihood splits in three:
 //! - terms of the wolf set alone (votes without lovers, old-style night
-//!   kills, untrusted seer checks, behaviour scores), summed in logs once
-//!   per wolf set;
+//!   kills, the viewer's untrusted side checks, behaviour scores, the end
+//!   of the game), summed in logs once per wolf set;
 //! - the lovers' pair, which only changes the votes of the two lovers (a
 //!   lover never votes for the other): for each wolf set the pair weights
 //!   are computed once, and since no other event depends on the pair, the
 //!   role assignments see only their sum;
-//! - terms of the special roles (nights with the witch's potions summed
-//!   out, hunters' shots, claims), multiplied per assignment; the nights
-//!   are computed once per placement of witch, guard and hunter.
+//! - terms of the special roles (nights with the potions and the guard's
+//!   last target summed out, hunters' shots, claims, role-form checks),
+//!   multiplied per assignment by `enumerate.rs`.
 //!
-//! So the cost is (wolf sets x pairs x votes) + (assignments x nights),
-//! never their product. Marginals, P(lovers), the joint entropy over
-//! (roles, pair) and the entropy of each player's role come out exactly.
+//! So the cost is (wolf sets x pairs x distinct votes) + (assignments x
+//! claims), never their product. Each wolf set's sums come back scaled
+//! (their log scale apart), and the sums over wolf sets are kept relative
+//! to a running largest log weight, so neither a long log's tiny weights
+//! nor huge behaviour scores leave the floating-point range. Marginals,
+//! P(lovers), the joint entropy over (roles, pair), the chance of each end
+//! of the game, and what each elimination would show (for the information
+//! gain, `information.rs`) come out exactly.
 
 use crate::error::{Error, Result};
 
 use super::super::model::{Player, PlayerSet};
-use super::super::scoring::{binary_entropy_bits, sort_candidates, Candidate, ScoringRule};
-use super::game::{Cause, RoleGame};
-use super::night::{hunter_factor, night, two_lowest, NightRoles, Potions, FULL};
-use super::setup::{RevealRule, Role, RoleModel, RoleSetup};
-use super::terms::{wolf_set_weight, Compiled, WolfSetWeight};
+use super::super::scoring::{sort_candidates, Candidate, ScoringRule};
+use super::end::{winner, Winner};
+use super::enumerate::{scale_ln, Placer, Sum};
+use super::game::RoleGame;
+use super::information::Shows;
+use super::setup::{RevealRule, Role, RoleSet, RoleSetup};
+use super::terms::{wolf_set_weight, Compiled, Rejected, WolfSetWeight};
 
 /// Largest number of role assignments [`RolePosterior::compute`] will
 /// enumerate, counted before the hard facts prune them: C(unknown, wolves
@@ -37,143 +44,9 @@ use super::terms::{wolf_set_weight, Compiled, WolfSetWeight};
 /// need 10,810,800 and are refused.
 pub const MAX_ROLE_ASSIGNMENTS: u64 = 5_000_000;
 
-/// Sums over the role assignments of one wolf set.
-struct Sums {
-    /// Sum of the role weights F.
-    total: f64,
-    /// Sum of F ln F.
-    total_ln: f64,
-    /// Per player and role: sum of F over assignments giving them that
-    /// role (special roles only; seat-major, 7 per seat).
-    roles: Vec<f64>,
-    /// Assignments with a positive weight.
-    count: u64,
-}
-
-/// The enumeration of special roles for one wolf set.
-struct Placer<'a> {
-    game: &'a RoleGame,
-    model: &'a RoleModel,
-    compiled: &'a Compiled,
-    specials: Vec<Role>,
-    /// Seats allowed each role of `specials`, as bitmasks.
-    candidates: Vec<u64>,
-    night_roles: usize,
-    everyone: u64,
-    wolves: u64,
-    /// Players who may not be plain villagers.
-    not_villager: u64,
-    holders: [Option<Player>; 7],
-    /// The role of every seat in the current assignment.
-    role_of: [Role; 64],
-    sums: Sums,
-}
-
-impl Placer<'_> {
-    fn place(&mut self, depth: usize, used: u64, night_weight: f64) {
-        if crate::budget::tick().is_err() {
-            return;
-        }
-        let night_weight = if depth == self.night_roles {
-            self.nights()
-        } else {
-            night_weight
-        };
-        if night_weight == 0.0 {
-            return;
-        }
-        if depth == self.specials.len() {
-            self.leaf(used, night_weight);
-            return;
-        }
-        let role = self.specials[depth];
-        let mut free = self.candidates[depth] & !(self.wolves | used);
-        while free != 0 {
-            let seat = free.trailing_zeros() as usize;
-            free &= free - 1;
-            self.holders[role.index()] = Some(Player::from_index(seat));
-            self.role_of[seat] = role;
-            self.place(depth + 1, used | 1u64 << seat, night_weight);
-            self.role_of[seat] = Role::Villager;
-        }
-        self.holders[role.index()] = None;
-    }
-
-    /// The nights, old-style night kills and eliminations: everything that
-    /// depends on witch, guard and hunter.
-    fn nights(&self) -> f64 {
-        let roles = NightRoles {
-            wolves: self.wolves,
-            witch: self.holders[Role::Witch.index()],
-            guard: self.holders[Role::Guard.index()],
-            hunter: self.holders[Role::Hunter.index()],
-        };
-        let mut potions: Potions = FULL;
-        let mut other = 1.0;
-        for step in self.game.steps() {
-            match step.cause {
-                Cause::Night => potions = night(step, &roles, self.model, &potions),
-                Cause::NightKill | Cause::Vote => {
-                    // One primary death.
-                    if let (Some(dead), _) = two_lowest(step.primary) {
-                        other *= hunter_factor(
-                            dead,
-                            true,
-                            roles.hunter,
-                            step.shooter,
-                            self.model.hunter_shoots,
-                        );
-                    }
-                }
-            }
-        }
-        other * potions.iter().sum::<f64>()
-    }
-
-    /// The claims' weight and its log.
-    fn claims(&self) -> (f64, f64) {
-        let (mut weight, mut ln_weight) = (1.0, 0.0);
-        for claim in &self.compiled.claims {
-            let role = self.role_of[claim.player.index()];
-            if role == claim.role {
-                if let Some((target, says_wolf)) = claim.check {
-                    if (self.wolves >> target.index() & 1 == 1) != says_wolf {
-                        return (0.0, f64::NEG_INFINITY);
-                    }
-                }
-            } else if role == Role::Wolf {
-                weight *= claim.by_wolf;
-                ln_weight += claim.ln_by_wolf;
-            } else {
-                weight *= claim.by_village;
-                ln_weight += claim.ln_by_village;
-            }
-        }
-        (weight, ln_weight)
-    }
-
-    fn leaf(&mut self, used: u64, night_weight: f64) {
-        let villagers = self.everyone & !self.wolves & !used;
-        if villagers & self.not_villager != 0 {
-            return;
-        }
-        let (claims, ln_claims) = self.claims();
-        let weight = night_weight * claims;
-        if weight <= 0.0 {
-            return;
-        }
-        self.sums.total += weight;
-        // The night weight's log is taken here rather than cached per
-        // night placement: the claims' log is already a sum of constants.
-        self.sums.total_ln += weight * (night_weight.ln() + ln_claims);
-        self.sums.count += 1;
-        for role in &self.specials {
-            if let Some(holder) = self.holders[role.index()] {
-                self.sums.roles[holder.index() * 7 + role.index()] += weight;
-            }
-        }
-    }
-}
+/// How far (in natural log) a wolf set's weight may rise above the running
+/// reference before the sums are brought down to it.
+const RESCALE_ABOVE: f64 = 64.0;
 
 /// C(n, k) in u128.
 fn binomial(n: u32, k: u32) -> u128 {
@@ -210,6 +83,15 @@ fn wolf_sets(pool: PlayerSet, k: u32, fixed: PlayerSet) -> Vec<PlayerSet> {
     out
 }
 
+/// Why the enumeration found no hypothesis of positive weight.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Empty {
+    /// Every lovers' pair has a vote between them.
+    NoPair,
+    /// Anything else.
+    Impossible,
+}
+
 /// The exact posterior of a role game.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RolePosterior {
@@ -218,11 +100,56 @@ pub struct RolePosterior {
     viewer: Option<Player>,
     /// P(role) per seat, [`Role::ALL`] order.
     roles: Vec<[f64; 7]>,
-    /// Lovers' pairs with their probabilities (empty without cupid).
+    /// Lovers' pairs of positive probability (empty without cupid).
     pairs: Vec<((Player, Player), f64)>,
     entropy_nats: f64,
+    /// P(the game goes on), P(each winner), in [`Winner::ALL`] order after
+    /// the first.
+    outcome: [f64; 4],
+    /// The information gain of eliminating each living seat, by reveal
+    /// rule ([`RevealRule::Role`], [`RevealRule::Side`]).
+    gains: Vec<[f64; 2]>,
     assignments: u64,
     wolf_sets: usize,
+}
+
+/// The running sums over wolf sets, relative to `exp(shift)`.
+struct Totals {
+    shift: Option<f64>,
+    z: f64,
+    /// Sum of w (ln w - shift).
+    zv: f64,
+    roles: Vec<[f64; 7]>,
+    pairs: Vec<f64>,
+    outcome: [f64; 4],
+    shows: Shows,
+}
+
+impl Totals {
+    /// `exp(ln - shift)` for a wolf set of log weight `ln` and largest
+    /// possible contribution `ln + ln_size`, moving the shift (and the
+    /// sums) when that would rise too far above it.
+    fn factor(&mut self, ln: f64, ln_size: f64) -> f64 {
+        let top = ln + ln_size;
+        match self.shift {
+            None => self.shift = Some(top),
+            Some(shift) if top > shift + RESCALE_ABOVE => {
+                let down = (shift - top).exp();
+                // Each w (ln w - shift) becomes w down (ln w - top).
+                self.zv = down * (self.zv + (shift - top) * self.z);
+                self.z *= down;
+                for line in &mut self.roles {
+                    line.iter_mut().for_each(|x| *x *= down);
+                }
+                self.pairs.iter_mut().for_each(|x| *x *= down);
+                self.outcome.iter_mut().for_each(|x| *x *= down);
+                self.shows.scale(down);
+                self.shift = Some(top);
+            }
+            Some(_) => {}
+        }
+        (ln - self.shift.unwrap_or(top)).exp()
+    }
 }
 
 impl RolePosterior {
@@ -231,9 +158,19 @@ impl RolePosterior {
     ///
     /// # Errors
     /// [`Error::OutOfRange`] above [`MAX_ROLE_ASSIGNMENTS`];
-    /// [`Error::Inconsistent`] when every hypothesis has probability 0
-    /// under the model (e.g. a night that no choice of the roles explains).
+    /// [`Error::AtEvent`] when every hypothesis has probability 0 under
+    /// the model, naming the first event after which none is left (a
+    /// night no choice of the roles explains, a vote after the game's end
+    /// in every assignment left, the last lovers' pair ruled out...).
     pub fn compute(game: &RoleGame) -> Result<RolePosterior> {
+        match Self::enumerate(game)? {
+            Ok(posterior) => Ok(posterior),
+            Err(_) => Err(super::diagnose::no_assignment(game)),
+        }
+    }
+
+    /// The posterior, or why there is none (the limit aside).
+    pub(crate) fn enumerate(game: &RoleGame) -> Result<std::result::Result<RolePosterior, Empty>> {
         let setup = game.setup();
         let allowed = game.allowed();
         let mut fixed = PlayerSet::EMPTY;
@@ -241,7 +178,7 @@ impl RolePosterior {
         let mut not_villager = 0u64;
         for player in setup.sides().all_players() {
             let roles = allowed[player.index()];
-            if roles == super::setup::RoleSet::only(Role::Wolf) {
+            if roles == RoleSet::only(Role::Wolf) {
                 fixed = fixed.with(player);
             } else if roles.contains(Role::Wolf) {
                 pool = pool.with(player);
@@ -268,15 +205,33 @@ impl RolePosterior {
             });
         }
         let compiled = Compiled::new(game);
+        let mut no_pair = false;
+        let mut others = false;
         let mut weights: Vec<WolfSetWeight> = Vec::new();
         for wolves in wolf_sets(pool, missing, fixed) {
             crate::budget::tick()?;
-            weights.extend(wolf_set_weight(&compiled, wolves));
+            match wolf_set_weight(&compiled, wolves) {
+                Ok(weight) => weights.push(weight),
+                Err(Rejected::NoPair) => no_pair = true,
+                Err(_) => others = true,
+            }
         }
-        let max = weights
+        // The last pair is the reason only when every wolf set fails on it.
+        let empty = if no_pair && !others {
+            Empty::NoPair
+        } else {
+            Empty::Impossible
+        };
+        // The largest weight by votes and scores, the reference every
+        // other wolf set's log weight is taken against (the scores by the
+        // players the two sets do not share).
+        let Some(top) = weights
             .iter()
-            .map(|w| w.ln_a)
-            .fold(f64::NEG_INFINITY, f64::max);
+            .max_by(|a, b| (a.score + a.ln_rest).total_cmp(&(b.score + b.ln_rest)))
+            .map(|w| (w.wolves, w.ln_rest))
+        else {
+            return Ok(Err(empty));
+        };
         let candidates: Vec<u64> = specials
             .iter()
             .map(|&role| {
@@ -287,72 +242,76 @@ impl RolePosterior {
                     .fold(0u64, |mask, p| mask | 1u64 << p.index())
             })
             .collect();
-        let night_roles = specials
-            .iter()
-            .filter(|r| matches!(r, Role::Witch | Role::Guard | Role::Hunter))
-            .count();
         let players = setup.players() as usize;
-        let mut roles = vec![[0.0; 7]; players];
-        let mut pair_mass = vec![0.0; compiled.pairs.len()];
-        let (mut z, mut z_ln, mut assignments, mut wolf_set_count) = (0.0, 0.0, 0u64, 0usize);
+        let cupid = setup.has(Role::Cupid);
+        let mut placer = Placer::new(game, &compiled, candidates, not_villager, cupid);
+        let mut totals = Totals {
+            shift: None,
+            z: 0.0,
+            zv: 0.0,
+            roles: vec![[0.0; 7]; players],
+            pairs: vec![0.0; compiled.pairs.len()],
+            outcome: [0.0; 4],
+            shows: Shows::new(players, cupid),
+        };
+        let (mut assignments, mut wolf_set_count) = (0u64, 0usize);
         for set in &weights {
-            let mut role_of = [Role::Villager; 64];
-            for wolf in set.wolves.players() {
-                role_of[wolf.index()] = Role::Wolf;
-            }
-            let mut placer = Placer {
-                game,
-                model: game.model(),
-                compiled: &compiled,
-                specials: specials.clone(),
-                candidates: candidates.clone(),
-                night_roles,
-                everyone: setup.sides().everyone().0,
-                wolves: set.wolves.0,
-                not_villager,
-                holders: [None; 7],
-                role_of,
-                sums: Sums {
-                    total: 0.0,
-                    total_ln: 0.0,
-                    roles: vec![0.0; players * 7],
-                    count: 0,
-                },
-            };
-            placer.place(0, 0, 1.0);
+            let sum = placer.run(set.wolves);
             // A placement stopped by the budget left partial sums.
             crate::budget::tick()?;
-            let sums = placer.sums;
-            if sums.total <= 0.0 {
+            if sum.u <= 0.0 {
                 continue;
             }
+            // Counted even when its weight is below what an f64 holds
+            // beside the largest: its probability is positive.
             wolf_set_count += 1;
-            assignments += sums.count;
-            let a = (set.ln_a - max).exp();
-            let scale = a * set.pair_sum;
-            z += scale * sums.total;
-            z_ln += a * set.pair_sum_ln * sums.total
-                + scale * (sums.total * (set.ln_a - max) + sums.total_ln);
-            for wolf in set.wolves.players() {
-                roles[wolf.index()][Role::Wolf.index()] += scale * sums.total;
+            assignments += placer.count;
+            // The total and the sums by seat share its exponent.
+            let Sum { u, v, exponent } = sum;
+            let ln_w = compiled.score_difference(set.wolves, top.0)
+                + (set.ln_rest - top.1)
+                + scale_ln(exponent);
+            let c = totals.factor(ln_w, (u * set.pair_sum).ln());
+            if c == 0.0 {
+                continue;
             }
-            for (seat, line) in roles.iter_mut().enumerate() {
+            let ln_c = ln_w - totals.shift.unwrap_or(ln_w);
+            let scale = c * set.pair_sum;
+            totals.z += scale * u;
+            // w (ln w - shift) summed over this set's hypotheses: ln w -
+            // shift = ln c + ln g + (ln F - scale_ln(exponent)).
+            totals.zv += c
+                * (set.pair_sum * u * ln_c
+                    + set.pair_sum_ln * u
+                    + set.pair_sum * (v - scale_ln(exponent) * u));
+            let line_of = |seat: usize, role: Role| placer.sums[seat * 7 + role.index()];
+            for wolf in set.wolves.players() {
+                totals.roles[wolf.index()][Role::Wolf.index()] += scale * u;
+            }
+            for (seat, line) in totals.roles.iter_mut().enumerate() {
                 for role in &specials {
-                    line[role.index()] += scale * sums.roles[seat * 7 + role.index()];
+                    line[role.index()] += scale * line_of(seat, *role);
                 }
             }
-            for (mass, g) in pair_mass.iter_mut().zip(&set.pair_weights) {
-                *mass += a * g * sums.total;
+            for (mass, g) in totals.pairs.iter_mut().zip(&set.pair_weights) {
+                *mass += c * g * u;
             }
+            add_outcome(&mut totals.outcome, &compiled, set, c * u);
+            totals.shows.add(&placer, &compiled, set, c, u);
         }
+        let z = totals.z;
         if !(z > 0.0 && z.is_finite()) {
-            return Err(Error::Inconsistent(
-                "no role assignment explains the events: every hypothesis has probability 0 \
-                 under the model (check the nights, shots and claims against the setup)"
-                    .into(),
-            ));
+            return Ok(Err(empty));
         }
-        for line in &mut roles {
+        let mut roles = totals.roles;
+        for (line, known) in roles.iter_mut().zip(allowed) {
+            // A role known by a hard fact is certain, not a sum of
+            // rounded weights.
+            if let Some(role) = Role::ALL.into_iter().find(|&r| *known == RoleSet::only(r)) {
+                *line = [0.0; 7];
+                line[role.index()] = 1.0;
+                continue;
+            }
             let mut special_sum = 0.0;
             for role in Role::ALL {
                 if role != Role::Villager {
@@ -369,19 +328,28 @@ impl RolePosterior {
         let pairs = compiled
             .pairs
             .iter()
-            .zip(pair_mass)
+            .zip(totals.pairs)
+            .filter(|(_, mass)| *mass > 0.0)
             .map(|(&pair, mass)| (pair, mass / z))
             .collect();
-        Ok(RolePosterior {
+        let outcome = totals.outcome.map(|x| (x / z).clamp(0.0, 1.0));
+        let living = game.living();
+        let viewer = game.viewer().map(|(p, _)| p);
+        let gains = totals
+            .shows
+            .gains(z, &roles, living, game.model().hunter_shoots, setup);
+        Ok(Ok(RolePosterior {
             setup,
-            living: game.living(),
-            viewer: game.viewer().map(|(p, _)| p),
+            living,
+            viewer,
             roles,
             pairs,
-            entropy_nats: (z.ln() - z_ln / z).max(0.0),
+            entropy_nats: (z.ln() - totals.zv / z).max(0.0),
+            outcome,
+            gains,
             assignments,
             wolf_sets: wolf_set_count,
-        })
+        }))
     }
 
     /// The setup.
@@ -406,6 +374,15 @@ impl RolePosterior {
         self.roles.get(player.index()).copied().unwrap_or([0.0; 7])
     }
 
+    /// The entropy (bits) of `player`'s role.
+    pub fn role_entropy(&self, player: Player) -> f64 {
+        self.role_distribution(player)
+            .iter()
+            .filter(|&&p| p > 0.0)
+            .fold(0.0, |sum, p| sum - p * p.log2())
+            .max(0.0)
+    }
+
     /// P(`player` is a wolf).
     pub fn p_wolf(&self, player: Player) -> f64 {
         self.p_role(player, Role::Wolf)
@@ -420,9 +397,29 @@ impl RolePosterior {
             .min(1.0)
     }
 
-    /// Every possible lovers' pair with its probability.
+    /// Every lovers' pair of positive probability, with it.
     pub fn lovers(&self) -> &[((Player, Player), f64)] {
         &self.pairs
+    }
+
+    /// P(the game goes on) after the last event.
+    pub fn p_ongoing(&self) -> f64 {
+        self.outcome[0]
+    }
+
+    /// P(the game is over and `winner` has won) after the last event.
+    pub fn p_won(&self, winner: Winner) -> f64 {
+        match winner {
+            Winner::Village => self.outcome[1],
+            Winner::Wolves => self.outcome[2],
+            Winner::Lovers => self.outcome[3],
+        }
+    }
+
+    /// The winner, when every hypothesis left agrees the game is over and
+    /// on who won.
+    pub fn winner(&self) -> Option<Winner> {
+        Winner::ALL.into_iter().find(|&w| self.p_won(w) == 1.0)
     }
 
     /// Role assignments with a positive weight.
@@ -445,23 +442,24 @@ impl RolePosterior {
         self.living.players().map(|p| self.p_wolf(p)).sum()
     }
 
-    /// The information (bits) gained by eliminating `player` under
-    /// `reveal`: the entropy of what is shown, a function of the hidden
-    /// state, so exactly the expected drop of the joint entropy.
+    /// The information (bits) gained by eliminating `player` now: the
+    /// expected drop of the joint entropy of (roles, lovers) over
+    /// everything the elimination makes public under `reveal` (the card or
+    /// the side; with cupid, whether a lover dies with them, who, and that
+    /// lover's card or side; whether a hunter shoots). 0 for a player who
+    /// is dead.
     pub fn information_gain(&self, player: Player, reveal: RevealRule) -> f64 {
-        match reveal {
-            RevealRule::Side => binary_entropy_bits(self.p_wolf(player)),
-            RevealRule::Role => self
-                .role_distribution(player)
-                .iter()
-                .filter(|&&p| p > 0.0)
-                .fold(0.0, |sum, p| sum - p * p.log2())
-                .max(0.0),
-        }
+        let at = match reveal {
+            RevealRule::Role => 0,
+            RevealRule::Side => 1,
+        };
+        self.gains.get(player.index()).map_or(0.0, |g| g[at])
     }
 
     /// The living players (the viewer and `exclude` left out) scored by
-    /// `rule` with the information gain of `reveal`, best first.
+    /// `rule` with the information gain of `reveal`, best first; scores
+    /// equal up to [`TIE_TOLERANCE`](super::super::TIE_TOLERANCE) go to the
+    /// lower seat.
     pub fn rank(
         &self,
         rule: ScoringRule,
@@ -480,5 +478,25 @@ impl RolePosterior {
             .collect();
         sort_candidates(&mut candidates);
         candidates
+    }
+}
+
+/// Add a wolf set's mass `mass` (its role weights times its scale, before
+/// the pair weights) to the chances of each end of the game.
+fn add_outcome(outcome: &mut [f64; 4], compiled: &Compiled, set: &WolfSetWeight, mass: f64) {
+    let living = compiled.living;
+    let slot = |w: Option<Winner>| match w {
+        None => 0,
+        Some(Winner::Village) => 1,
+        Some(Winner::Wolves) => 2,
+        Some(Winner::Lovers) => 3,
+    };
+    if compiled.pairs.is_empty() {
+        outcome[slot(winner(living, set.wolves.0, None))] += mass * set.pair_sum;
+        return;
+    }
+    for (&(a, b), g) in compiled.pairs.iter().zip(&set.pair_weights) {
+        let w = winner(living, set.wolves.0, Some((a.index(), b.index())));
+        outcome[slot(w)] += mass * g;
     }
 }

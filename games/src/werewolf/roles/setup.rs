@@ -1,5 +1,5 @@
-//! The roles of the rules seed, a setup that counts them, and the named
-//! parameters of the generative model of their public events.
+//! The roles of the rules seed and a setup that counts them (the model's
+//! parameters are in `model.rs`).
 //!
 //! Every role other than wolf and villager appears at most once (the rules
 //! seed has one seer, one witch, one hunter, one guard, one cupid); plain
@@ -10,7 +10,7 @@ use std::fmt;
 
 use crate::error::{Error, Result};
 
-use super::super::model::{EvidenceModel, Setup, Side};
+use super::super::model::{Setup, Side};
 
 /// A role card.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -19,7 +19,7 @@ pub enum Role {
     Wolf,
     /// A plain villager (no ability).
     Villager,
-    /// Learns one player's side each night.
+    /// Learns one player's identity (role card) each night.
     Seer,
     /// Two potions, each once per game, at most one per night.
     Witch,
@@ -231,6 +231,24 @@ impl RoleSetup {
     pub const fn sides(&self) -> Setup {
         self.sides
     }
+
+    /// The village-side cards other than the seer's own: what a seer's
+    /// check can name on the village side (a seer never sees a second
+    /// seer), and the cards a false seer or a mistaken vision draws from.
+    pub fn reportable_village_cards(&self) -> u32 {
+        self.players() - self.wolves() - self.count(Role::Seer)
+    }
+
+    /// The chance that a card drawn uniformly from
+    /// [`reportable_village_cards`](Self::reportable_village_cards) is
+    /// `role` (0 for wolf, the seer, or an empty pool).
+    pub fn village_card_share(&self, role: Role) -> f64 {
+        let pool = self.reportable_village_cards();
+        if pool == 0 || matches!(role, Role::Wolf | Role::Seer) {
+            return 0.0;
+        }
+        f64::from(self.count(role)) / f64::from(pool)
+    }
 }
 
 /// What eliminating a player shows the table, for the vote ranking's
@@ -250,98 +268,5 @@ impl RevealRule {
             RevealRule::Role => "role",
             RevealRule::Side => "side",
         }
-    }
-}
-
-/// The generative model of the role events, on top of the side model
-/// ([`EvidenceModel`]: votes, seer checks, behaviour scores).
-///
-/// Night (every `night` event), given the roles and the potions left:
-/// 1. the wolves pick a victim uniformly among the living non-wolves;
-/// 2. the guard, if alive, protects one living player uniformly (himself
-///    included; the rule "never the same player two nights running" is not
-///    modelled: it would make the guard's last choice a hidden state);
-/// 3. the witch, if alive and still holding the antidote, is told the
-///    victim and saves them with probability [`witch_save`](Self::witch_save)
-///    (never herself); if she did not save and still holds the poison, she
-///    poisons with probability [`witch_poison`](Self::witch_poison) one
-///    player uniformly among the living other than herself and the victim;
-/// 4. the victim dies unless guarded or saved, the poisoned player dies.
-///
-/// The potions left are a hidden state summed out exactly night by night.
-/// A hunter killed by the wolves or by the vote shoots with probability
-/// [`hunter_shoots`](Self::hunter_shoots) (never when poisoned or dying as
-/// a lover); the target's chance is the same under every hypothesis and
-/// cancels. Cupid names two lovers uniformly among all pairs of players
-/// (himself included); a lover never votes for the other, whose weight
-/// leaves the voter's normalising sum. Otherwise lovers vote, and wolves
-/// pick victims, by their own side's rule: the third side a wolf-villager
-/// pair forms changes no likelihood. A claim "I am r" is made with
-/// probability 1 by the holder of r, [`fake_claim`](Self::fake_claim) by a
-/// wolf and [`village_fake_claim`](Self::village_fake_claim) by any other
-/// village-side player; silence is not evidence. A claimed seer's reported
-/// check is the truth when the claim is true, and "wolf" with probability
-/// [`fake_says_wolf`](Self::fake_says_wolf) when it is not.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub struct RoleModel {
-    /// The side model: vote weights, seer accuracy.
-    pub sides: EvidenceModel,
-    /// P(the witch saves the victim she is told about). Default 0.8.
-    pub witch_save: f64,
-    /// P(the witch poisons someone on a night she did not save). Default 0.3.
-    pub witch_poison: f64,
-    /// P(a hunter killed normally shoots). Default 0.95.
-    pub hunter_shoots: f64,
-    /// P(a wolf claims a given village role). Default 0.2.
-    pub fake_claim: f64,
-    /// P(a village-side player claims a role they do not hold). Default 0.02.
-    pub village_fake_claim: f64,
-    /// P(a false seer reports "wolf" for the player they name). Default 0.5.
-    pub fake_says_wolf: f64,
-}
-
-impl Default for RoleModel {
-    fn default() -> Self {
-        RoleModel {
-            sides: EvidenceModel::default(),
-            witch_save: 0.8,
-            witch_poison: 0.3,
-            hunter_shoots: 0.95,
-            fake_claim: 0.2,
-            village_fake_claim: 0.02,
-            fake_says_wolf: 0.5,
-        }
-    }
-}
-
-impl RoleModel {
-    /// The parameters by name, in documentation order.
-    pub fn named(&self) -> [(&'static str, f64); 6] {
-        [
-            ("witch_save", self.witch_save),
-            ("witch_poison", self.witch_poison),
-            ("hunter_shoots", self.hunter_shoots),
-            ("fake_claim", self.fake_claim),
-            ("village_fake_claim", self.village_fake_claim),
-            ("fake_says_wolf", self.fake_says_wolf),
-        ]
-    }
-
-    /// Check the parameters.
-    ///
-    /// # Errors
-    /// [`Error::OutOfRange`] for a side-model error or a probability
-    /// outside [0, 1].
-    pub fn validate(&self) -> Result<()> {
-        self.sides.validate()?;
-        for (name, p) in self.named() {
-            if !(0.0..=1.0).contains(&p) {
-                return Err(Error::OutOfRange {
-                    what: "role-model probability",
-                    detail: format!("{name} = {p}, allowed 0..=1"),
-                });
-            }
-        }
-        Ok(())
     }
 }

@@ -1,0 +1,418 @@
+//! A validated role game: the events so far, each checked on entry against
+//! the rules and the hard facts.
+//!
+//! A [`RoleGame`] is built event by event like the side-only
+//! [`Game`](super::super::Game): every event is checked against who is
+//! alive, against the hard facts so far (the roles each player may still
+//! hold, the lovers), against the rules (a shot right after the hunter's
+//! death, a revote among the tied players, a guard's target that is not
+//! the last one) and against the end of the game when the facts make it
+//! public; a refusal names the event. Deaths are grouped in *steps*: a
+//! night, an old-style night kill or an elimination opens one, and the
+//! hunter's shot and the lovers' deaths it causes follow it directly. The
+//! posterior reads the validated events, steps and checkpoints back. The
+//! rules of each kind of event are in `kinds.rs`.
+
+mod kinds;
+
+use crate::error::{Error, Result};
+
+use super::super::model::{Player, PlayerSet, Side};
+use super::end::public_end;
+use super::events::{Known, RoleEvent};
+use super::model::RoleModel;
+use super::setup::{Role, RoleSet, RoleSetup};
+
+use kinds::{normalised, numbers};
+
+/// How the primary deaths of a step came about.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Cause {
+    /// A `night` event: the wolves and the poison.
+    Night,
+    /// An old-style night kill: the wolves.
+    NightKill,
+    /// The day vote.
+    Vote,
+}
+
+/// The deaths that one night or one elimination caused.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Step {
+    pub(crate) cause: Cause,
+    /// The living just before the step.
+    pub(crate) living_before: PlayerSet,
+    /// The players killed by the cause itself.
+    pub(crate) primary: PlayerSet,
+    /// Every death of the step (shot and lovers included).
+    pub(crate) all: PlayerSet,
+    /// The hunter who shot, if any.
+    pub(crate) shooter: Option<Player>,
+    /// A night's logged guard target.
+    pub(crate) guarded: Option<Player>,
+}
+
+/// How a player died.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Death {
+    /// By the cause of the step with this index (night, night kill, vote).
+    Primary(usize),
+    /// Shot by the hunter or of grief as a lover.
+    Consequence,
+}
+
+/// An event with the living players just before it, for a vote the
+/// players it could have gone to, and for a death its step.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct TimedRoleEvent {
+    pub(crate) event: RoleEvent,
+    pub(crate) living: PlayerSet,
+    /// A vote's possible targets: the living other than the voter, or in a
+    /// revote the tied players other than the voter.
+    pub(crate) choices: PlayerSet,
+    pub(crate) step: Option<usize>,
+}
+
+/// A vote that tied, waiting for its revote's outcome.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct PendingTie {
+    players: PlayerSet,
+    /// 0-based index of the `tie` event.
+    index: usize,
+}
+
+/// A validated role game.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RoleGame {
+    setup: RoleSetup,
+    model: RoleModel,
+    viewer: Option<(Player, Known)>,
+    /// A side-only log read by the role engine: its `seer` events are
+    /// checks whose source the log does not model.
+    side_log: bool,
+    events: Vec<TimedRoleEvent>,
+    steps: Vec<Step>,
+    living: PlayerSet,
+    allowed: Vec<RoleSet>,
+    /// How each dead player died.
+    deaths: Vec<Option<Death>>,
+    lovers: Option<(Player, Player)>,
+    /// Whether the last event belongs to a step that its consequences
+    /// (shot, lovers' deaths) may still join.
+    step_open: bool,
+    /// The living at every point the game must not have ended yet (before
+    /// each event that is no consequence of the step before it).
+    checkpoints: Vec<PlayerSet>,
+    tie: Option<PendingTie>,
+    /// The guard viewer's logged target of the last night, if any.
+    last_guarded: Option<Player>,
+    /// Each player's behaviour scores added up.
+    scores: Vec<f64>,
+    /// The number of events so far (kept apart from `events`, which a
+    /// push does not copy).
+    count: usize,
+    /// The 0-based index of the last event that opened or joined a step.
+    last_step_event: Option<usize>,
+}
+
+/// The largest total of one player's behaviour scores, in absolute value:
+/// the engines add up to 64 of them, which stays inside the floating-point
+/// range.
+pub const MAX_SCORE_TOTAL: f64 = 1e300;
+
+impl RoleGame {
+    /// A role game before any event; the viewer, if any, knows their role
+    /// (or only their side) and is never a vote candidate.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] for invalid model parameters or a viewer not at
+    /// the table; [`Error::Inconsistent`] for a viewer role the setup lacks.
+    pub fn new(
+        setup: RoleSetup,
+        model: RoleModel,
+        viewer: Option<(Player, Known)>,
+    ) -> Result<RoleGame> {
+        model.validate()?;
+        let present = RoleSet(
+            Role::ALL
+                .into_iter()
+                .filter(|&r| setup.has(r))
+                .fold(0, |bits, r| bits | r.bit()),
+        );
+        let players = setup.players() as usize;
+        let mut game = RoleGame {
+            setup,
+            model,
+            viewer,
+            side_log: false,
+            events: Vec::new(),
+            steps: Vec::new(),
+            living: setup.sides().everyone(),
+            allowed: vec![present; players],
+            deaths: vec![None; players],
+            lovers: None,
+            step_open: false,
+            checkpoints: Vec::new(),
+            tie: None,
+            last_guarded: None,
+            scores: vec![0.0; players],
+            count: 0,
+            last_step_event: None,
+        };
+        if let Some((player, known)) = viewer {
+            game.check_player(player, "viewer")?;
+            game.learn(player, known).map_err(|error| match error {
+                Error::Inconsistent(detail) => Error::Inconsistent(format!("viewer: {detail}")),
+                other => other,
+            })?;
+        }
+        Ok(game)
+    }
+
+    /// A side-only game read by the role engine: the setup has no special
+    /// role, and its `seer` events keep their side-only meaning (a check
+    /// whose source the log does not model) instead of being the viewer's
+    /// own.
+    ///
+    /// # Errors
+    /// As [`RoleGame::new`]; [`Error::Inconsistent`] for a setup with a
+    /// special role.
+    pub fn for_side_log(
+        setup: RoleSetup,
+        model: RoleModel,
+        viewer: Option<(Player, Known)>,
+    ) -> Result<RoleGame> {
+        if !setup.specials().is_empty() {
+            return Err(Error::Inconsistent(
+                "a side-only log has no special roles".into(),
+            ));
+        }
+        let mut game = RoleGame::new(setup, model, viewer)?;
+        game.side_log = true;
+        Ok(game)
+    }
+
+    /// The setup.
+    pub fn setup(&self) -> RoleSetup {
+        self.setup
+    }
+
+    /// The model.
+    pub fn model(&self) -> &RoleModel {
+        &self.model
+    }
+
+    /// The viewer and what they know of themselves.
+    pub fn viewer(&self) -> Option<(Player, Known)> {
+        self.viewer
+    }
+
+    /// Whether this is a side-only log read by the role engine.
+    pub fn is_side_log(&self) -> bool {
+        self.side_log
+    }
+
+    /// The players alive now.
+    pub fn living(&self) -> PlayerSet {
+        self.living
+    }
+
+    /// The roles each player may still hold by the hard facts, by seat.
+    pub fn allowed(&self) -> &[RoleSet] {
+        &self.allowed
+    }
+
+    /// The lovers, when a lover's death named them.
+    pub fn known_lovers(&self) -> Option<(Player, Player)> {
+        self.lovers
+    }
+
+    /// The events so far, in order.
+    pub fn events(&self) -> impl Iterator<Item = &RoleEvent> {
+        self.events.iter().map(|timed| &timed.event)
+    }
+
+    /// The number of events so far.
+    pub fn len(&self) -> usize {
+        self.count
+    }
+
+    /// Whether no event happened yet.
+    pub fn is_empty(&self) -> bool {
+        self.count == 0
+    }
+
+    /// The 0-based index of the last event of the last step, if any.
+    pub(crate) fn last_step_event(&self) -> Option<usize> {
+        self.last_step_event
+    }
+
+    /// The same game after its first `events` events only (all of them
+    /// when `events` is larger).
+    ///
+    /// # Errors
+    /// Never for a validated game: its prefixes were validated on the way.
+    pub fn prefix(&self, events: usize) -> Result<RoleGame> {
+        let mut game = RoleGame::new(self.setup, self.model, self.viewer)?;
+        game.side_log = self.side_log;
+        for timed in self.events.iter().take(events) {
+            game.push(timed.event.clone())?;
+        }
+        Ok(game)
+    }
+
+    pub(crate) fn timed_events(&self) -> &[TimedRoleEvent] {
+        &self.events
+    }
+
+    pub(crate) fn steps(&self) -> &[Step] {
+        &self.steps
+    }
+
+    /// The living at every point where the game must not have ended yet.
+    pub(crate) fn checkpoints(&self) -> &[PlayerSet] {
+        &self.checkpoints
+    }
+
+    /// Each player's behaviour scores added up, by seat.
+    pub(crate) fn score_totals(&self) -> &[f64] {
+        &self.scores
+    }
+
+    /// Whether cupid's lovers `a` and `b` agree with the deaths so far. A
+    /// pair named by a lover's death is the only one. Otherwise a lover
+    /// whose partner is alive is alive, and two dead lovers both died by
+    /// the cause of one step (the same night or vote): had one died first,
+    /// the other would have died of grief at once, logged as a lover's
+    /// death (so a hunter's target is never an unnamed lover).
+    pub fn lovers_allowed(&self, a: Player, b: Player) -> bool {
+        if let Some((x, y)) = self.lovers {
+            return (a, b) == (x, y) || (a, b) == (y, x);
+        }
+        match (self.deaths[a.index()], self.deaths[b.index()]) {
+            (None, None) => true,
+            (Some(Death::Primary(x)), Some(Death::Primary(y))) => x == y,
+            _ => false,
+        }
+    }
+
+    /// Append `event` after checking it against the game so far.
+    ///
+    /// # Errors
+    /// [`Error::AtEvent`] with the event's index and content, around an
+    /// [`Error::OutOfRange`] for a player not at the table or a score out
+    /// of range, or an [`Error::Inconsistent`] when the event involves a
+    /// dead player, contradicts the hard facts, breaks a rule (a shot by
+    /// someone who did not just die, a lover's death without cupid, a
+    /// revote outside the tie, a `seer` event by a viewer who is not the
+    /// seer...) or comes after the game has publicly ended. On error the
+    /// game is unchanged.
+    pub fn push(&mut self, event: RoleEvent) -> Result<()> {
+        // Validate on a copy of everything but the events (which a long
+        // log would copy once per event), then append.
+        let index = self.count;
+        let events = std::mem::take(&mut self.events);
+        let mut next = self.clone();
+        self.events = events;
+        next.apply(event.clone())
+            .map_err(|error| error.at_event(index, Some(event.to_string())))?;
+        let mut events = std::mem::take(&mut self.events);
+        events.append(&mut next.events);
+        next.events = events;
+        *self = next;
+        Ok(())
+    }
+
+    fn apply(&mut self, event: RoleEvent) -> Result<()> {
+        let living = self.living;
+        let event = normalised(event);
+        if event.is_consequence() {
+            if !self.step_open {
+                return Err(Error::Inconsistent(
+                    "a hunter's shot or a lover's death follows the night or elimination that \
+                     caused it directly (only other shots and lovers' deaths in between)"
+                        .into(),
+                ));
+            }
+        } else {
+            if let Some(reason) = public_end(self) {
+                return Err(Error::Inconsistent(reason));
+            }
+            self.step_open = false;
+            if self.checkpoints.last() != Some(&living) {
+                self.checkpoints.push(living);
+            }
+        }
+        let mut choices = living;
+        let mut step = None;
+        match &event {
+            RoleEvent::Night { deaths, guarded } => {
+                self.no_pending_tie()?;
+                step = Some(self.night(deaths, *guarded)?);
+            }
+            RoleEvent::NightKill { victim } => {
+                self.no_pending_tie()?;
+                self.check_alive(*victim)?;
+                self.learn(*victim, Known::Side(Side::Village))?;
+                self.last_guarded = None;
+                step = Some(self.open_step(Cause::NightKill, PlayerSet::EMPTY.with(*victim), None));
+            }
+            RoleEvent::SeerCheck { target, result } => self.own_check(*target, *result)?,
+            RoleEvent::Vote { voter, target } => choices = self.vote(*voter, *target)?,
+            RoleEvent::Tie { players } => self.tie(players)?,
+            RoleEvent::NoElimination => {
+                if self.tie.take().is_none() {
+                    return Err(Error::Inconsistent(
+                        "nobody is spared the vote but after a second tie: `no_elimination` \
+                         follows a `tie` and its revote"
+                            .into(),
+                    ));
+                }
+            }
+            RoleEvent::Behaviour { player, score } => self.behaviour(*player, *score)?,
+            RoleEvent::Eliminated { player, shown } => {
+                self.check_alive(*player)?;
+                if let Some(tie) = self.tie.take() {
+                    if !tie.players.contains(*player) {
+                        return Err(Error::Inconsistent(format!(
+                            "the revote after the tie of event {} is among players {}",
+                            tie.index + 1,
+                            numbers(tie.players)
+                        )));
+                    }
+                }
+                if let Some(known) = shown {
+                    self.learn(*player, *known)?;
+                }
+                step = Some(self.open_step(Cause::Vote, PlayerSet::EMPTY.with(*player), None));
+            }
+            RoleEvent::Revealed { player, known } => {
+                self.check_player(*player, "player")?;
+                self.learn(*player, *known)?;
+            }
+            RoleEvent::HunterShot { hunter, target } => {
+                step = Some(self.shot(*hunter, *target)?);
+            }
+            RoleEvent::LoverDeath { player, lover } => {
+                step = Some(self.lover_death(*player, *lover)?);
+            }
+            RoleEvent::Claim {
+                player,
+                role,
+                check,
+            } => self.claim(*player, *role, *check)?,
+        }
+        if step.is_some() {
+            self.step_open = true;
+            self.last_step_event = Some(self.count);
+        }
+        self.count += 1;
+        self.events.push(TimedRoleEvent {
+            event,
+            living,
+            choices,
+            step,
+        });
+        Ok(())
+    }
+}
