@@ -4,7 +4,7 @@
 //! bids so far) is answered with my equilibrium action probabilities and
 //! the posterior over the opponent's hand ([`Posterior::from_reaches`], the
 //! function the build wrote the posterior table with), from the row groups
-//! of the history and of its prefixes alone ([`super::endgame_groups`]): a
+//! of the history and of its prefixes alone (the dice module's `endgame_groups`): a
 //! process asking one question decodes a few thousand rows, not millions.
 //! [`StoredEndgame::strategies`] decodes a whole game (for `gametab verify`
 //! and for clients that walk the strategy).

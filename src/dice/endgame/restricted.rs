@@ -136,7 +136,8 @@ pub struct TreeNode {
 }
 
 /// The included actions of both players: at every history, the mover's
-/// actions (in [`rank`] order), each with the hands it is included for.
+/// actions (in `rank` order: calls first, then bids upward), each with
+/// the hands it is included for.
 #[derive(Debug, Clone)]
 pub struct RestrictedGame {
     game: Endgame,
@@ -333,7 +334,7 @@ pub struct ExtendedPlay {
 /// The behaviour of one player at one history, for the hands that have one.
 #[derive(Debug, Clone)]
 pub struct NodePlay {
-    /// Actions in [`rank`] order: those of positive probability for some
+    /// Actions in `rank` order: those of positive probability for some
     /// hand.
     pub actions: Vec<Action>,
     /// `probabilities[k * hands + i]`: the probability of `actions[k]` with
