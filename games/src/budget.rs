@@ -54,30 +54,10 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::error::Error;
+pub use crate::error::Exceeded;
 
 /// How many [`tick`]s pass between two looks at the clock.
 pub const CLOCK_EVERY: u32 = 256;
-
-/// Why a budget stopped the work.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
-pub enum Exceeded {
-    /// The time limit passed.
-    #[error("the time budget of {limit_ms} ms ran out")]
-    Time {
-        /// The limit the budget was made with, in milliseconds.
-        limit_ms: u64,
-    },
-    /// The step limit was reached (deterministic: the same input stops at
-    /// the same step on any machine).
-    #[error("the budget of {limit} engine steps ran out")]
-    Steps {
-        /// The limit the budget was made with.
-        limit: u64,
-    },
-    /// The caller cancelled the work (e.g. its client disconnected).
-    #[error("the work was cancelled")]
-    Cancelled,
-}
 
 const RUNNING: u8 = 0;
 const CANCELLED: u8 = 1;

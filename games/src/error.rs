@@ -28,7 +28,7 @@ pub enum Error {
     /// The engine stopped because the caller's budget ran out or was
     /// cancelled ([`crate::budget`]); the input itself may be fine.
     #[error("{0}")]
-    Budget(#[from] crate::budget::Exceeded),
+    Budget(#[from] Exceeded),
     /// One event of a game log is refused: `error` says why.
     #[error("{}", .error.located(*.index, .event.as_deref()))]
     AtEvent {
@@ -145,4 +145,26 @@ mod tests {
         assert_eq!(error.clone().at_event(4, None), error);
         assert_eq!(Error::Inconsistent("x".into()).event_index(), None);
     }
+}
+
+/// Why a budget stopped the work (defined here, below the budget, so that
+/// [`Error`] can carry it; `gametab_games::budget::Exceeded` names it too).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, thiserror::Error)]
+pub enum Exceeded {
+    /// The time limit passed.
+    #[error("the time budget of {limit_ms} ms ran out")]
+    Time {
+        /// The limit the budget was made with, in milliseconds.
+        limit_ms: u64,
+    },
+    /// The step limit was reached (deterministic: the same input stops at
+    /// the same step on any machine).
+    #[error("the budget of {limit} engine steps ran out")]
+    Steps {
+        /// The limit the budget was made with.
+        limit: u64,
+    },
+    /// The caller cancelled the work (e.g. its client disconnected).
+    #[error("the work was cancelled")]
+    Cancelled,
 }

@@ -15,6 +15,24 @@ use super::end::Winner;
 use super::game::RoleGame;
 use super::posterior::{Empty, RolePosterior};
 
+impl RolePosterior {
+    /// Enumerate the role assignments (and lovers' pairs) consistent with
+    /// the hard facts and weigh each by the likelihood of every event.
+    ///
+    /// # Errors
+    /// [`Error::OutOfRange`] above [`super::MAX_ROLE_ASSIGNMENTS`];
+    /// [`Error::AtEvent`] when every hypothesis has probability 0 under
+    /// the model, naming the first event after which none is left (a
+    /// night no choice of the roles explains, a vote after the game's end
+    /// in every assignment left, the last lovers' pair ruled out...).
+    pub fn compute(game: &RoleGame) -> Result<RolePosterior> {
+        match Self::enumerate(game)? {
+            Ok(posterior) => Ok(posterior),
+            Err(_) => Err(no_assignment(game)),
+        }
+    }
+}
+
 /// The error for a game no role assignment explains (or the budget's, if
 /// it ran out while looking).
 pub(crate) fn no_assignment(game: &RoleGame) -> Error {

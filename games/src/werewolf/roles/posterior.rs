@@ -153,22 +153,6 @@ impl Totals {
 }
 
 impl RolePosterior {
-    /// Enumerate the role assignments (and lovers' pairs) consistent with
-    /// the hard facts and weigh each by the likelihood of every event.
-    ///
-    /// # Errors
-    /// [`Error::OutOfRange`] above [`MAX_ROLE_ASSIGNMENTS`];
-    /// [`Error::AtEvent`] when every hypothesis has probability 0 under
-    /// the model, naming the first event after which none is left (a
-    /// night no choice of the roles explains, a vote after the game's end
-    /// in every assignment left, the last lovers' pair ruled out...).
-    pub fn compute(game: &RoleGame) -> Result<RolePosterior> {
-        match Self::enumerate(game)? {
-            Ok(posterior) => Ok(posterior),
-            Err(_) => Err(super::diagnose::no_assignment(game)),
-        }
-    }
-
     /// The posterior, or why there is none (the limit aside).
     pub(crate) fn enumerate(game: &RoleGame) -> Result<std::result::Result<RolePosterior, Empty>> {
         let setup = game.setup();

@@ -18,7 +18,7 @@ mod kinds;
 use crate::error::{Error, Result};
 
 use super::super::model::{Player, PlayerSet, Side};
-use super::end::public_end;
+use super::end::{over, Winner};
 use super::events::{Known, RoleEvent};
 use super::model::RoleModel;
 use super::setup::{Role, RoleSet, RoleSetup};
@@ -415,4 +415,45 @@ impl RoleGame {
         });
         Ok(())
     }
+}
+
+/// Why no event can follow now, when the hard facts alone say the game is
+/// over: every wolf is known dead, or the wolves known alive (or that must
+/// be alive, since too few of the dead can be wolves) reach parity.
+pub(crate) fn public_end(game: &RoleGame) -> Option<String> {
+    let setup = game.setup();
+    let living = game.living();
+    let (mut known_dead, mut maybe_dead, mut known_alive, mut maybe_alive) = (0, 0, 0, 0);
+    for player in setup.sides().all_players() {
+        let roles = game.allowed()[player.index()];
+        let known = roles == RoleSet::only(Role::Wolf);
+        let maybe = roles.contains(Role::Wolf);
+        match (living.contains(player), known, maybe) {
+            (true, true, _) => known_alive += 1,
+            (true, false, true) => maybe_alive += 1,
+            (false, true, _) => known_dead += 1,
+            (false, false, true) => maybe_dead += 1,
+            _ => {}
+        }
+    }
+    let wolves = setup.wolves();
+    let most_alive = (wolves - known_dead.min(wolves)).min(known_alive + maybe_alive);
+    let least_alive = known_alive.max(wolves.saturating_sub(known_dead + maybe_dead));
+    let when = match game.last_step_event() {
+        Some(index) => format!("after event {}", index + 1),
+        None => "before the first event".to_string(),
+    };
+    if most_alive == 0 {
+        return Some(format!(
+            "the game is over {when}: every wolf is dead, the village has won; no event follows"
+        ));
+    }
+    if over(least_alive, living.len()) == Some(Winner::Wolves) {
+        return Some(format!(
+            "the game is over {when}: at least {least_alive} wolves alive among {} players, \
+             the wolves (or a wolf-villager pair of lovers) have won; no event follows",
+            living.len()
+        ));
+    }
+    None
 }
