@@ -2,18 +2,15 @@
 //! round trip (every cached game certified again), the LPs of the others
 //! in parallel (largest first), and the three tables.
 //!
-//! Measured on the 2-core build machine (HiGHS dual simplex with presolve,
-//! one thread per LP; `cargo bench --bench endgame_frontier` reports the
-//! larger games): the 1v1 games take under 1 s each, the three-dice games
-//! with 4 sides 2 s, with 5 sides 8 s (wild) and 37 s (normal, 3.4 M
-//! nonzeros); the default build's 29 games take 90 s on 2 threads. HiGHS's
-//! other methods were slower on the 5-sided 2v1 LP: presolve off 64 s,
-//! parallel dual 47 s, primal and interior point unfinished after 5 and 3
-//! minutes. The six-sided wild three-dice games (5.5 M nonzeros) take 500
-//! to 560 s and 1.3 GB each, so they are behind `--endgame-frontier` with
-//! 2v2, 3v1 and 1v3; the six-sided normal three-dice games (18 bids: 4.3 M
-//! rows, 6.3 M columns, about 45 M nonzeros) are beyond this machine's
-//! nightly budget and are not solved.
+//! Measured on the 2-core build machine (`gametab build` on a clean clone,
+//! one HiGHS thread per game, 2 games at a time): the 33 default games take
+//! 30 s cold, of which the six-sided wild three-dice games 14 s and 5 s (the
+//! double oracle's restricted LPs of 7,351 x 7,945 and 6,136 x 5,704 against
+//! full LPs of 5.5 M nonzeros), the six-sided normal ones 1 s each (full LPs
+//! of 43.6 M nonzeros, which the full-LP build left unsolved), everything
+//! else under 1 s. The full LP is kept for the wild games of at most
+//! [`super::FULL_LP_MAX_WILD_BIDS`] bids, where it is the cheaper of the two
+//! (`cargo bench --bench endgame_methods` measures both on every game).
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
