@@ -9,30 +9,15 @@ use std::io::Write;
 
 use anyhow::Result;
 use clap::{ArgMatches, Args, FromArgMatches, Subcommand};
-use gametab_lookup::{GameId, GameTables, Tables};
+use gametab_lookup::{GameId, GameTables};
 
 use crate::options::BuildOptions;
 use crate::output::TableWriter;
-use crate::plots::LineChart;
-use crate::verify::files::LoadedFiles;
-use crate::verify::report::TableCheck;
-use crate::verify::Sampling;
+pub use crate::plots::Plot;
+pub use crate::verify::GameVerifier;
 
 /// A game's table builder: writes its tables and returns summary lines.
 pub type GameBuilder = fn(&BuildOptions, &mut TableWriter) -> Result<Vec<String>>;
-
-/// A game's `gametab verify` check: one [`TableCheck`] per table file,
-/// from the decoded files (the file-level checks are done before).
-pub type GameVerifier = fn(&LoadedFiles, &Sampling) -> Vec<TableCheck>;
-
-/// A chart drawn from a verified table set.
-#[derive(Debug, Clone, Copy)]
-pub struct Plot {
-    /// File name inside the plots directory.
-    pub file: &'static str,
-    /// Draws the chart from the tables.
-    pub draw: fn(&Tables) -> Result<LineChart>,
-}
 
 /// A subcommand of `gametab` that belongs to a game.
 #[derive(Debug, Clone, Copy)]

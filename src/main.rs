@@ -133,7 +133,9 @@ fn run(out: &mut dyn Write) -> Result<()> {
     }
     match Cli::from_arg_matches(&matches)?.command {
         Command::Build(args) => run_build(args, &mut { out }),
-        Command::Verify(args) => gametab::verify::cli::run(&args, &mut { out }),
+        Command::Verify(args) => {
+            gametab::verify::cli::run(&args, &registry::verifiers(), &mut { out })
+        }
         Command::Serve(args) => gametab::serve::run(args, &mut { out }),
     }
 }

@@ -77,7 +77,7 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
         )],
     });
     let start = Instant::now();
-    let plots = crate::plots::write_plots(&tables, &staging)?;
+    let plots = crate::plots::write_plots(&crate::registry::plots(), &tables, &staging)?;
     reports.push(GameReport {
         game: "plots",
         elapsed: start.elapsed(),

@@ -12,6 +12,7 @@
 use gametab_lookup::GameId;
 
 pub use crate::game::{GameBuild, GameCommand, Plot};
+use crate::verify::GameVerifier;
 
 /// Every game, in the order of [`gametab_lookup::GAMES`].
 pub const BUILDS: [GameBuild; 4] = [
@@ -24,6 +25,19 @@ pub const BUILDS: [GameBuild; 4] = [
 /// The build entry of `id`.
 pub fn build_of(id: GameId) -> &'static GameBuild {
     &BUILDS[id as usize]
+}
+
+/// Every game's charts, in the order the build writes them (registry
+/// order, each game's in its own order): what [`crate::plots::write_plots`]
+/// draws.
+pub fn plots() -> Vec<&'static Plot> {
+    BUILDS.iter().flat_map(|game| game.plots).collect()
+}
+
+/// Every game's `gametab verify` check, in registry order: what
+/// [`crate::verify::verify`] runs after the file-level checks.
+pub fn verifiers() -> Vec<GameVerifier> {
+    BUILDS.iter().map(|game| game.verify).collect()
 }
 
 /// The game subcommand called `name`, if any.

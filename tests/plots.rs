@@ -14,6 +14,7 @@ use gametab::plots::{
     LineChart, Series, Stroke, PLOTS_DIR,
 };
 use gametab::published::{self, PublishedNumber};
+use gametab::registry;
 use gametab_lookup::Tables;
 
 /// The table set shared by every test of this file.
@@ -110,7 +111,7 @@ fn build_publishes_every_plot_with_title_axes_and_legend() {
         ),
     ];
     assert_eq!(
-        plot_files(),
+        plot_files(&registry::plots()),
         expected
             .iter()
             .map(|(f, _)| f.to_string())
@@ -149,14 +150,18 @@ fn copy_of_tables() -> tempfile::TempDir {
 #[test]
 fn plots_are_the_same_bytes_when_drawn_again() {
     let dir = tables();
-    let before: Vec<Vec<u8>> = plot_files()
+    let before: Vec<Vec<u8>> = plot_files(&registry::plots())
         .iter()
         .map(|f| std::fs::read(dir.join(f)).unwrap())
         .collect();
     let copy = copy_of_tables();
     let loaded = Tables::open(copy.path()).unwrap();
-    let written = write_plots(&loaded, copy.path()).unwrap();
-    for ((plot, old), file) in written.iter().zip(&before).zip(plot_files()) {
+    let written = write_plots(&registry::plots(), &loaded, copy.path()).unwrap();
+    for ((plot, old), file) in written
+        .iter()
+        .zip(&before)
+        .zip(plot_files(&registry::plots()))
+    {
         assert_eq!(plot.file, file);
         let new = std::fs::read(copy.path().join(&file)).unwrap();
         assert_eq!(plot.bytes, new.len());
@@ -339,7 +344,7 @@ fn bad_input_is_an_error_not_a_panic() {
     let copy = copy_of_tables();
     std::fs::remove_file(copy.path().join("cluedo_few_candidates.parquet")).unwrap();
     let loaded = Tables::open(copy.path()).unwrap();
-    let error = write_plots(&loaded, copy.path()).unwrap_err();
+    let error = write_plots(&registry::plots(), &loaded, copy.path()).unwrap_err();
     let message = format!("{error:#}");
     assert!(
         message.contains("cluedo_exact_vs_heuristic.svg")

@@ -16,6 +16,7 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use gametab::parquet_write::write_parquet;
+use gametab::registry;
 use gametab::verify::sample::sample_rows;
 use gametab::verify::{verify, Report, Sampling, DEFAULT_SAMPLE, DEFAULT_SEED};
 use gametab_games::murder_plan::model::{Offset, State, STATE_COUNT};
@@ -63,7 +64,7 @@ fn f64_column<'a>(data: &'a mut TableData, name: &str) -> &'a mut Vec<f64> {
 }
 
 fn run_verify(dir: &Path) -> Report {
-    verify(dir, &Sampling::default()).unwrap()
+    verify(dir, &Sampling::default(), &registry::verifiers()).unwrap()
 }
 
 /// The findings of `file`, asserting there is at least one.
@@ -370,7 +371,7 @@ fn a_row_outside_the_sample_needs_full() {
         full: true,
         ..Sampling::default()
     };
-    let report = verify(&dir, &full).unwrap();
+    let report = verify(&dir, &full, &registry::verifiers()).unwrap();
     let found = findings_of(&report, schema.file);
     assert_eq!(
         (found[0].row, found[0].column.as_str()),

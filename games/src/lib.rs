@@ -16,6 +16,8 @@
 //!
 //! One module per game: [`murder_plan`], [`dice`] (Liar's Dice),
 //! [`cluedo`], [`werewolf`]. Bad input is an [`Error`], never a panic.
+//! [`budget`] bounds the engines' work for a caller that needs a bound (the
+//! server).
 //!
 //! ```
 //! use gametab_games::murder_plan::{Offset, State};
@@ -24,6 +26,7 @@
 //! assert_eq!(start, State::start(Offset::new(0, 1).unwrap(), Offset::new(1, 0).unwrap()));
 //! ```
 
+pub mod budget;
 pub mod cluedo;
 pub mod dice;
 mod error;

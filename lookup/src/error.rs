@@ -99,6 +99,10 @@ pub enum Error {
     /// Input that is inconsistent in itself (contradictory facts or evidence).
     #[error("inconsistent input: {0}")]
     Inconsistent(String),
+    /// An engine the query fell back to stopped on its caller's budget
+    /// (`gametab_games::budget`).
+    #[error("{0}")]
+    Budget(gametab_games::budget::Exceeded),
     /// Data handed to the table writer does not match the schema.
     #[error("cannot write table {table}: {detail}")]
     Write {
@@ -119,6 +123,7 @@ impl From<gametab_games::Error> for Error {
         match error {
             gametab_games::Error::OutOfRange { what, detail } => Error::OutOfRange { what, detail },
             gametab_games::Error::Inconsistent(detail) => Error::Inconsistent(detail),
+            gametab_games::Error::Budget(exceeded) => Error::Budget(exceeded),
         }
     }
 }

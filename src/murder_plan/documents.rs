@@ -11,7 +11,24 @@ use serde_json::{json, Value};
 use gametab_games::murder_plan::{DaysLeft, Placement, State};
 use gametab_lookup::murder_plan::{MoveJson, MurderPlanTables};
 
-use super::lookup_cli::Side;
+/// The side whose strategy is asked for.
+#[derive(Debug, Clone, Copy, clap::ValueEnum)]
+pub enum Side {
+    /// The mastermind (sigma*).
+    Mastermind,
+    /// The protagonists (tau*).
+    Protagonists,
+}
+
+impl Side {
+    /// The side's name in documents and URLs.
+    pub fn name(self) -> &'static str {
+        match self {
+            Side::Mastermind => "mastermind",
+            Side::Protagonists => "protagonists",
+        }
+    }
+}
 
 /// A full action: the card on each character.
 #[derive(Debug, Clone, Serialize)]

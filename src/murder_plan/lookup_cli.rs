@@ -14,7 +14,7 @@ use gametab_lookup::Tables;
 
 use crate::murder_plan::cli::{parse_days, parse_offset, StateArgs};
 use crate::murder_plan::documents::{
-    moves_of, support_of, win_rates_document, Answer, Cards, MovesDocument, StateDocument,
+    moves_of, support_of, win_rates_document, Answer, Cards, MovesDocument, Side, StateDocument,
 };
 
 /// Arguments of `gametab lookup`.
@@ -26,25 +26,6 @@ pub struct LookupArgs {
     /// The query.
     #[command(subcommand)]
     pub query: Query,
-}
-
-/// The side whose strategy is asked for.
-#[derive(Debug, Clone, Copy, clap::ValueEnum)]
-pub enum Side {
-    /// The mastermind (sigma*).
-    Mastermind,
-    /// The protagonists (tau*).
-    Protagonists,
-}
-
-impl Side {
-    /// The side's name in documents and URLs.
-    pub fn name(self) -> &'static str {
-        match self {
-            Side::Mastermind => "mastermind",
-            Side::Protagonists => "protagonists",
-        }
-    }
 }
 
 /// A query against the Murder Plan tables.

@@ -17,8 +17,6 @@ use std::path::Path;
 use anyhow::{Context, Result};
 use gametab_lookup::Tables;
 
-use crate::registry::{Plot, BUILDS};
-
 pub use chart::{LegendCorner, LineChart, Series, Stroke};
 pub use endgame::{dice_endgame_posteriors, ENDGAME_CASE};
 pub use games::{
@@ -29,16 +27,23 @@ pub use games::{
 /// Subdirectory of a table directory holding the plots.
 pub const PLOTS_DIR: &str = "plots";
 
-/// Every plot of the build, in the order they are written: each game's
-/// charts ([`crate::registry::GameBuild::plots`]) in registry order.
-fn plots() -> impl Iterator<Item = &'static Plot> {
-    BUILDS.iter().flat_map(|game| game.plots)
+/// A chart drawn from a verified table set. Each game lists its own
+/// ([`crate::game::GameBuild::plots`]); the registry hands the whole list
+/// ([`crate::registry::plots`]) to [`write_plots`], so this module knows
+/// no game and no registry.
+#[derive(Debug, Clone, Copy)]
+pub struct Plot {
+    /// File name inside the plots directory.
+    pub file: &'static str,
+    /// Draws the chart from the tables.
+    pub draw: fn(&Tables) -> Result<LineChart>,
 }
 
-/// The file names of every plot, relative to the table directory
+/// The file names of `plots`, relative to the table directory
 /// (`plots/<name>.svg`), in the order they are written.
-pub fn plot_files() -> Vec<String> {
-    plots()
+pub fn plot_files(plots: &[&Plot]) -> Vec<String> {
+    plots
+        .iter()
         .map(|plot| format!("{PLOTS_DIR}/{}", plot.file))
         .collect()
 }
@@ -56,18 +61,18 @@ pub struct WrittenPlot {
     pub bytes: usize,
 }
 
-/// Draw every chart from `tables` (the table set in `dir`) and write them
-/// (atomically) into `dir/plots/`.
+/// Draw each chart of `plots` from `tables` (the table set in `dir`) and
+/// write them (atomically) into `dir/plots/`, in that order.
 ///
 /// # Errors
 /// A missing or invalid table, a chart whose data do not fit its axes, or a
 /// file that cannot be written.
-pub fn write_plots(tables: &Tables, dir: &Path) -> Result<Vec<WrittenPlot>> {
+pub fn write_plots(plots: &[&Plot], tables: &Tables, dir: &Path) -> Result<Vec<WrittenPlot>> {
     let plots_dir = dir.join(PLOTS_DIR);
     std::fs::create_dir_all(&plots_dir)
         .with_context(|| format!("cannot create {}", plots_dir.display()))?;
     let mut written = Vec::new();
-    for (plot, file) in plots().zip(plot_files()) {
+    for (plot, file) in plots.iter().zip(plot_files(plots)) {
         let chart = (plot.draw)(tables).with_context(|| format!("drawing {file}"))?;
         let svg = chart.to_svg()?;
         crate::output::write_atomically(&plots_dir.join(plot.file), svg.as_bytes())?;

@@ -28,7 +28,8 @@ use super::params::{ApiError, Params};
 use super::set::LoadedSet;
 use super::App;
 use crate::murder_plan::cli::StateArgs;
-use crate::murder_plan::lookup_cli::{self, Query, Side};
+use crate::murder_plan::documents::Side;
+use crate::murder_plan::lookup_cli::{self, Query};
 use crate::{cluedo, dice};
 
 /// Most events (suggestions, accusations and facts) a Cluedo log may hold.
@@ -114,6 +115,9 @@ pub(super) fn query_error(error: &anyhow::Error) -> ApiError {
                 }
                 gametab_games::Error::Inconsistent(_) => {
                     ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, message)
+                }
+                gametab_games::Error::Budget(_) => {
+                    ApiError::status(StatusCode::SERVICE_UNAVAILABLE, message)
                 }
             };
         }

@@ -7,7 +7,7 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 use clap::Args;
 
-use super::{verify, Sampling, DEFAULT_SAMPLE, DEFAULT_SEED};
+use super::{verify, GameVerifier, Sampling, DEFAULT_SAMPLE, DEFAULT_SEED};
 
 /// Arguments of `gametab verify`.
 #[derive(Debug, Args)]
@@ -29,22 +29,23 @@ pub struct VerifyArgs {
     pub json: bool,
 }
 
-/// Verify the tables, write the report to `out`, and fail when anything
-/// mismatched.
+/// Verify the tables with every check of `games` (the registry's,
+/// [`crate::registry::verifiers`]), write the report to `out`, and fail
+/// when anything mismatched.
 ///
 /// # Errors
 /// When the directory cannot be checked or any check fails (the report is
 /// written first), or when `out` refuses the report. A failed check
 /// outranks a refused report: `gametab verify | head -1` must not turn a
 /// mismatch into success.
-pub fn run(args: &VerifyArgs, out: &mut impl Write) -> Result<()> {
+pub fn run(args: &VerifyArgs, games: &[GameVerifier], out: &mut impl Write) -> Result<()> {
     let sampling = Sampling {
         full: args.full,
         sample: args.sample,
         seed: args.seed,
     };
     let started = Instant::now();
-    let report = verify(&args.tables, &sampling)?;
+    let report = verify(&args.tables, &sampling, games)?;
     let written = if args.json {
         writeln!(out, "{}", serde_json::to_string_pretty(&report)?)
     } else {

@@ -27,6 +27,14 @@ use anyhow::{bail, Result};
 
 pub use report::{Finding, Report, TableCheck};
 
+use files::LoadedFiles;
+
+/// A game's `gametab verify` check: one [`TableCheck`] per table file,
+/// from the decoded files (the file-level checks are done before). Each
+/// game names its own ([`crate::game::GameBuild::verify`]); the registry
+/// hands the list to [`verify`] ([`crate::registry::verifiers`]).
+pub type GameVerifier = fn(&LoadedFiles, &Sampling) -> Vec<TableCheck>;
+
 /// Default rows sampled per table of the engine-checked games.
 pub const DEFAULT_SAMPLE: usize = 2000;
 /// Default seed of the sample (the same seed checks the same rows).
@@ -64,19 +72,18 @@ impl Default for Sampling {
     }
 }
 
-/// Verify the table directory `dir`.
+/// Verify the table directory `dir`: the file-level checks, then every
+/// game's check of `games` (in that order).
 ///
 /// # Errors
 /// Only when `dir` is not a directory; every problem with its contents is a
 /// finding in the report.
-pub fn verify(dir: &Path, sampling: &Sampling) -> Result<Report> {
+pub fn verify(dir: &Path, sampling: &Sampling, games: &[GameVerifier]) -> Result<Report> {
     if !dir.is_dir() {
         bail!("{} is not a table directory", dir.display());
     }
     let (mut checks, loaded) = files::check_files(dir);
-    let semantic = crate::registry::BUILDS
-        .iter()
-        .flat_map(|game| (game.verify)(&loaded, sampling));
+    let semantic = games.iter().flat_map(|check| check(&loaded, sampling));
     // One entry per file: the semantic check merged into the file check.
     for check in semantic {
         match checks.iter_mut().find(|c| c.file == check.file) {

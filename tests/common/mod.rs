@@ -21,6 +21,15 @@
 //! - The set is built in `<key>.building/` and renamed to `<key>/` when the
 //!   build has succeeded and its summary is saved, so a killed builder leaves
 //!   nothing a reader would take for a set; the next one starts again.
+//! - The build starts from the newest solver caches at hand ([`seed_caches`]):
+//!   the repository's `.gametab-cache/` that `scripts/build-tables` filled,
+//!   or those of the set an older binary built. The pipeline is still run
+//!   whole; a cached game is used only when it certifies again on the game
+//!   this build rebuilds (`src/murder_plan/cache.rs`,
+//!   `src/dice/endgame/cache.rs`), and a game the cache lacks is solved.
+//!   So the README's two commands solve the largest LPs once, not twice,
+//!   and a change to the code does not re-solve every endgame; a clean
+//!   clone (CI) starts cold and tests the solving path end to end.
 //!
 //! The set is read-only: a test that changes files works on
 //! [`copy_of_tables`]. Beside the set lie the build's standard output
@@ -173,6 +182,7 @@ fn build(building: &Path, root: &Path) {
         fs::remove_dir_all(building).unwrap();
     }
     fs::create_dir(building).unwrap();
+    seed_caches(building);
     let out = Command::new(env!("CARGO_BIN_EXE_gametab"))
         .args(BUILD_ARGS)
         .arg("--out")
@@ -192,6 +202,44 @@ fn build(building: &Path, root: &Path) {
         fs::remove_dir_all(root).unwrap();
     }
     fs::rename(building, root).unwrap();
+}
+
+/// Copy the newest pair of solver caches at hand into `building` (as
+/// `games.bin` and its endgame sibling): the repository's own (`gametab
+/// build`'s default `--cache`, filled by `scripts/build-tables`) or those of
+/// a complete set an older binary built. Nothing to copy is not an error:
+/// the build then solves everything.
+fn seed_caches(building: &Path) {
+    let repository = Path::new(env!("CARGO_MANIFEST_DIR")).join(".gametab-cache");
+    let mut candidates = vec![(
+        repository.join("murder_plan_games.bin"),
+        repository.join(ENDGAME_CACHE_FILE),
+    )];
+    let base = building.parent().expect("the shared-tables directory");
+    for entry in fs::read_dir(base).unwrap() {
+        let dir = entry.unwrap().path();
+        if dir.join("tables").join("manifest.json").exists() {
+            candidates.push((dir.join(CACHE_FILE), dir.join(ENDGAME_CACHE_FILE)));
+        }
+    }
+    let modified = |path: &Path| fs::metadata(path).and_then(|m| m.modified()).ok();
+    let newest = candidates
+        .into_iter()
+        .filter_map(|(games, endgame)| {
+            let time = modified(&games)?.max(modified(&endgame)?);
+            Some((time, games, endgame))
+        })
+        .max_by_key(|(time, ..)| *time);
+    if let Some((_, games, endgame)) = newest {
+        // A set may be deleted by its owner at any moment: a copy that
+        // fails only means a colder start.
+        let copied = fs::copy(&games, building.join(CACHE_FILE))
+            .and_then(|_| fs::copy(&endgame, building.join(ENDGAME_CACHE_FILE)));
+        if copied.is_err() {
+            let _ = fs::remove_file(building.join(CACHE_FILE));
+            let _ = fs::remove_file(building.join(ENDGAME_CACHE_FILE));
+        }
+    }
 }
 
 /// Delete the sets of other keys (built by older binaries) that no running

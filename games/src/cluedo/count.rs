@@ -316,6 +316,12 @@ impl Problem {
         for j in 0..self.layers.len() {
             let mut next = StateMap::default();
             for (&key, &ways) in &current {
+                // Out of budget: nothing more is counted (every later
+                // count is 0); the engine's caller reports the budget.
+                if crate::budget::tick().is_err() {
+                    next.clear();
+                    break;
+                }
                 for_each_transition(self, prepared, j, key, &mut left, &mut |to, m, _, _| {
                     *next.entry(to).or_insert(0) += ways * m;
                 });
@@ -351,6 +357,9 @@ impl Problem {
         for j in (0..layers).rev() {
             let mut before = StateMap::default();
             for (&key, &ways_in) in &forward[j] {
+                if crate::budget::tick().is_err() {
+                    break;
+                }
                 let mut completions = 0u128;
                 for_each_transition(
                     self,
@@ -414,6 +423,9 @@ impl Problem {
         for j in (3..layers).rev() {
             let mut before = StateMap::default();
             for &key in forward[j].keys() {
+                if crate::budget::tick().is_err() {
+                    break;
+                }
                 let mut completions = 0u128;
                 for_each_transition(self, &prepared, j, key, &mut left, &mut |to, m, _, _| {
                     if let Some(&ways_out) = after.get(&to) {

@@ -125,7 +125,10 @@ pub(crate) fn envelope_joint(knowledge: &Knowledge, model: Model) -> Result<Opti
         * deck.category_size(Category::Weapon)
         * deck.category_size(Category::Room);
     let mut counts = vec![0u128; size];
-    for (picks, count) in problem.envelope_atoms() {
+    let atoms = problem.envelope_atoms();
+    // A count stopped by the budget is partial: never use it.
+    crate::budget::tick()?;
+    for (picks, count) in atoms {
         let cards = picks.map(members);
         // Each card of a class is equally likely: the count splits evenly.
         let share = count
@@ -556,6 +559,7 @@ impl Situation {
             });
         }
         let solution = problem.solve();
+        crate::budget::tick()?;
         let deck = self.rules.deck();
         let mut places = vec![[0u128; MAX_PLAYERS + 1]; deck.len()];
         for card in (0..deck.len() as u8).map(Card) {
@@ -604,6 +608,9 @@ fn contradiction(knowledge: &Knowledge) -> Error {
     let facts = knowledge.facts();
     let mut keep = vec![true; facts.len()];
     for i in 0..facts.len() {
+        if crate::budget::tick().is_err() {
+            break;
+        }
         keep[i] = false;
         let trial = knowledge.with_facts(|j| keep[j]);
         if count_deals(&trial) > 0 {

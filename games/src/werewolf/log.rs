@@ -364,6 +364,7 @@ impl GameLog {
         let viewer = self.viewer.map(player).transpose()?;
         let mut game = Game::new(setup, self.model.model(), viewer)?;
         for (index, event) in self.events.iter().enumerate() {
+            crate::budget::tick()?;
             let at_event = |error: Error| match error {
                 Error::OutOfRange { what, detail } => Error::OutOfRange {
                     what,

@@ -249,8 +249,11 @@ impl Posterior {
             .collect();
         let mut log_weights: Vec<f64> = wolf_sets
             .iter()
-            .map(|set| terms.iter().map(|term| term.log_likelihood(set.0)).sum())
-            .collect();
+            .map(|set| {
+                crate::budget::tick()?;
+                Ok(terms.iter().map(|term| term.log_likelihood(set.0)).sum())
+            })
+            .collect::<Result<_>>()?;
         let max = log_weights
             .iter()
             .copied()

@@ -88,6 +88,7 @@ impl GameLog {
         };
         let mut game = RoleGame::new(setup, self.role_model(), viewer)?;
         for (index, event) in self.events.iter().enumerate() {
+            crate::budget::tick()?;
             let at_event = |error: Error| match error {
                 Error::OutOfRange { what, detail } => Error::OutOfRange {
                     what,

@@ -71,6 +71,9 @@ struct Placer<'a> {
 
 impl Placer<'_> {
     fn place(&mut self, depth: usize, used: u64, night_weight: f64) {
+        if crate::budget::tick().is_err() {
+            return;
+        }
         let night_weight = if depth == self.night_roles {
             self.nights()
         } else {
@@ -265,10 +268,11 @@ impl RolePosterior {
             });
         }
         let compiled = Compiled::new(game);
-        let weights: Vec<WolfSetWeight> = wolf_sets(pool, missing, fixed)
-            .into_iter()
-            .filter_map(|wolves| wolf_set_weight(&compiled, wolves))
-            .collect();
+        let mut weights: Vec<WolfSetWeight> = Vec::new();
+        for wolves in wolf_sets(pool, missing, fixed) {
+            crate::budget::tick()?;
+            weights.extend(wolf_set_weight(&compiled, wolves));
+        }
         let max = weights
             .iter()
             .map(|w| w.ln_a)
@@ -316,6 +320,8 @@ impl RolePosterior {
                 },
             };
             placer.place(0, 0, 1.0);
+            // A placement stopped by the budget left partial sums.
+            crate::budget::tick()?;
             let sums = placer.sums;
             if sums.total <= 0.0 {
                 continue;
