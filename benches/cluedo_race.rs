@@ -119,8 +119,8 @@ fn main() {
                 if seat == advised(seed).index() {
                     continue;
                 }
-                for k in 1..=t.min(39) {
-                    at_risk[k] += 1;
+                for reached in at_risk.iter_mut().take(t.min(39) + 1).skip(1) {
+                    *reached += 1;
                 }
                 if r.winner == Some(Seat(seat as u8)) && t < 40 {
                     finished[t] += 1;

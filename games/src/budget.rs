@@ -314,7 +314,7 @@ mod tests {
         assert!(result.is_err(), "an expired budget runs nothing");
         let fresh = Budget::with_time(Duration::from_secs(3600));
         let result: Result<u32, Error> = fresh.run(|| {
-            let inner: Result<(), Error> = Budget::unlimited().run(|| tick());
+            let inner: Result<(), Error> = Budget::unlimited().run(tick);
             inner?;
             tick()?;
             Ok(7)

@@ -121,10 +121,10 @@ pub struct AdviceDocument {
 }
 
 /// What [`DeadCardSuggestions::note`] says.
-pub const DEAD_CARD_NOTE: &str = "a suggestion naming a card that cannot be in the envelope can \
-    never be answered 'nobody', the answer that can solve the game at once; ranking them with \
-    the others (by information gain) cost 1.1 to 1.5 suggestions per game in the measured games \
-    (README, Cluedo: which suggestion to make)";
+pub const DEAD_CARD_NOTE: &str = "a dead card (mine, or placed) cannot be in the envelope, so \
+    a suggestion naming one is never answered by a card that solves its category, and 'nobody' \
+    cannot solve the game at once as it does for three live cards; the measured cost of such \
+    suggestions is in the README (Cluedo: which suggestion to make)";
 
 /// Compute the advice document of a parsed log: every suggestion (or those
 /// in `room`), the best `top` of the live and of the dead-card ones kept.
@@ -220,23 +220,45 @@ pub fn document(
 /// The advice as a text table.
 pub fn render(doc: &AdviceDocument) -> String {
     let mut text = format!(
-        "advice for {} ({} model): envelope entropy {:.3} bits, {} suggestions ranked\n",
-        doc.player, doc.model, doc.envelope_entropy_bits, doc.considered
+        "advice for {} ({} model): {} envelope triples possible ({:.3} bits of entropy), {} \
+         suggestions ranked by {}\n",
+        doc.player,
+        doc.model,
+        doc.live_triples,
+        doc.envelope_entropy_bits,
+        doc.considered,
+        doc.objective.name
     );
     let _ = writeln!(
         text,
-        "{:>4}  {:<44} {:>10} {:>9}",
-        "rank", "suggestion", "gain bits", "P(shown)"
+        "{:>4}  {:<44} {:>10} {:>9} {:>9} {:>9}",
+        "rank", "suggestion", "P(certain)", "P(nobody)", "gain bits", "P(shown)"
     );
-    for s in &doc.suggestions {
+    let row = |text: &mut String, s: &SuggestionLine| {
         let _ = writeln!(
             text,
-            "{:>4}  {:<44} {:>10.4} {:>9.3}",
+            "{:>4}  {:<44} {:>10.4} {:>9.4} {:>9.4} {:>9.3}",
             s.rank,
             format!("{}, {}, {}", s.suspect, s.weapon, s.room),
+            s.p_certain_after,
+            s.p_nobody,
             s.expected_gain_bits,
             s.p_shown
         );
+    };
+    for s in &doc.suggestions {
+        row(&mut text, s);
+    }
+    let dead = &doc.dead_card_suggestions;
+    if dead.count > 0 {
+        let _ = writeln!(
+            text,
+            "{} suggestions name a dead card (mine, or placed); the best of them:",
+            dead.count
+        );
+        for s in dead.best.iter().take(3) {
+            row(&mut text, s);
+        }
     }
     let a = &doc.accusation;
     let _ = writeln!(

@@ -27,8 +27,10 @@ pub struct Args {
     /// card to show).
     #[arg(long, default_value = "equal-deals")]
     pub model: String,
-    /// Rank every suggestion I can make by exact expected information gain
-    /// (and report the accusation) instead of printing the notebook.
+    /// Rank every suggestion I can make by the default objective (the
+    /// chance the envelope is certain after it; the document names the
+    /// objective and its tie keys) and report the accusation, instead of
+    /// printing the notebook.
     #[arg(long)]
     pub advise: bool,
     /// With --advise: only suggestions in this room (the one I am in).

@@ -24,9 +24,9 @@
 //! it; the suggestion being scored always uses the uniform responder.
 
 use super::cards::{Card, CardSet, Category, Rules, Seat};
-use super::engine::{envelope_joint, position_in_category, triple_index, EnvelopeJoint};
+use super::engine::{analyse, envelope_joint, position_in_category, triple_index, EnvelopeJoint};
 use super::facts::{Fact, Knowledge};
-use super::notebook::Model;
+use super::notebook::{Model, Place};
 use super::ranking::{entropy, live, order, Now, Objective};
 use crate::error::{Error, Result};
 
@@ -159,6 +159,39 @@ struct Configuration {
     sixths: u128,
 }
 
+/// Who may hold, and who surely holds, each card: a screen that skips the
+/// hand configurations no deal has (a skipped configuration would count
+/// zero deals, so nothing changes but the time).
+struct Holdings {
+    /// Per seat, the cards it holds in some consistent deal.
+    possible: Vec<CardSet>,
+    /// Per seat, the cards it holds in every consistent deal.
+    surely: Vec<CardSet>,
+}
+
+impl Holdings {
+    /// The holdings of `knowledge` (the same under both models: a deal's
+    /// responder weight is never zero).
+    fn of(knowledge: &Knowledge) -> Result<Holdings> {
+        let notebook = analyse(knowledge, Model::EqualDeals)?;
+        let rules = knowledge.rules();
+        let cards = rules.deck().all_cards();
+        let held = |seat: Seat, keep: &dyn Fn(u128) -> bool| {
+            cards
+                .cards()
+                .filter(|&c| keep(notebook.deals_with(c, Place::Hand(seat))))
+                .fold(CardSet::EMPTY, CardSet::with)
+        };
+        Ok(Holdings {
+            possible: rules.seats().map(|s| held(s, &|d| d > 0)).collect(),
+            surely: rules
+                .seats()
+                .map(|s| held(s, &|d| d == notebook.deals()))
+                .collect(),
+        })
+    }
+}
+
 /// Score the suggestion `cards` (one per category) made by `me`.
 ///
 /// # Errors
@@ -169,7 +202,8 @@ pub fn score(knowledge: &Knowledge, model: Model, me: Seat, cards: [Card; 3]) ->
         .ok_or_else(|| Error::Inconsistent("no deal agrees with the log".to_string()))?;
     let rules = *knowledge.rules();
     let now = Now::new(&rules, &base.counts);
-    score_from(knowledge, model, me, cards, &base, &now)
+    let holdings = Holdings::of(knowledge)?;
+    score_from(knowledge, model, me, cards, &base, &now, &holdings)
 }
 
 /// [`score`] with the envelope distribution now already counted.
@@ -180,12 +214,20 @@ fn score_from(
     cards: [Card; 3],
     base: &EnvelopeJoint,
     now: &Now<'_>,
+    holdings: &Holdings,
 ) -> Result<Scored> {
     let rules = *knowledge.rules();
     let named = CardSet::of(&cards);
     let mut configurations = Vec::new();
     let mut passers: Vec<Fact> = Vec::new();
+    // Whether some deal lets every seat so far hold none of the three.
+    let mut reached = true;
     for seat in answering_order(&rules, me) {
+        if !reached {
+            break;
+        }
+        let may = holdings.possible[seat.index()].and(named);
+        let must = holdings.surely[seat.index()].and(named);
         // Every non-empty subset H of the named cards held by `seat`.
         for subset in 1u8..8 {
             let held: Vec<Card> = (0..3)
@@ -193,6 +235,9 @@ fn score_from(
                 .map(|i| cards[i])
                 .collect();
             let held_set = CardSet::of(&held);
+            if !held_set.minus(may).is_empty() || !must.minus(held_set).is_empty() {
+                continue;
+            }
             let mut facts = passers.clone();
             facts.extend(held.iter().map(|&card| Fact::Holds { player: seat, card }));
             let rest = named.minus(held_set);
@@ -220,8 +265,15 @@ fn score_from(
             player: seat,
             cards: named,
         });
+        reached = must.is_empty();
     }
-    if let Some(more) = with(knowledge, &passers) {
+    // Nobody answers only if no seat surely holds a named card.
+    let nobody = if reached {
+        with(knowledge, &passers)
+    } else {
+        None
+    };
+    if let Some(more) = nobody {
         if let Some(joint) = envelope_joint(&more, model)? {
             configurations.push(Configuration {
                 response: Response::Nobody,
@@ -320,6 +372,7 @@ pub fn advise_by(
         None => deck.category_cards(Category::Room).cards().collect(),
     };
     let now = Now::new(&rules, &base.counts);
+    let holdings = Holdings::of(knowledge)?;
     let mut ranking = Vec::new();
     for suspect in deck.category_cards(Category::Suspect).cards() {
         for weapon in deck.category_cards(Category::Weapon).cards() {
@@ -331,6 +384,7 @@ pub fn advise_by(
                     [suspect, weapon, room],
                     &base,
                     &now,
+                    &holdings,
                 )?);
             }
         }

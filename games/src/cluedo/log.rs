@@ -286,6 +286,7 @@ impl From<LogError> for Error {
                 detail: format!("{}: {detail}", e.event),
             },
             Error::Inconsistent(detail) => Error::Inconsistent(format!("{}: {detail}", e.event)),
+            budget @ Error::Budget(_) => budget,
         }
     }
 }

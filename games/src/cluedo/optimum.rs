@@ -37,6 +37,8 @@
 //! (including one that makes a reweighing suggestion: its chains are
 //! followed to a depth bound and the probability left beyond it reported).
 //!
+//! Both searches tick the caller's [`crate::budget`] once per state.
+//!
 //! Pruning keeps the exact minimum: a suggestion is abandoned as soon as
 //! the expected suggestions already accounted for, plus one for every
 //! uncertain outcome not yet evaluated, reach the best found.
@@ -328,11 +330,11 @@ impl Solitaire {
                     let factor = 6 / u64::from(held.count_ones());
                     for (k, card) in cards.iter().enumerate() {
                         if held >> card.0 & 1 == 1 {
-                            children[3 * p + k].push(id << 47 | weight * factor);
+                            children[3 * p + k].push((id << 47) | (weight * factor));
                         }
                     }
                 }
-                None => children[slots - 1].push(id << 47 | weight * 6),
+                None => children[slots - 1].push((id << 47) | (weight * 6)),
             }
         }
         let outcomes = children
@@ -412,6 +414,7 @@ impl Solitaire {
 
     /// The optimal expected suggestions until certain from `belief`.
     fn value(&self, belief: &[u64], memo: &mut Memo) -> Result<f64> {
+        crate::budget::tick()?;
         if self.certain(belief) {
             return Ok(0.0);
         }
@@ -462,7 +465,7 @@ impl Solitaire {
             .sum();
         let mut q = 1.0;
         let mut order: Vec<&(Response, u64, Vec<u64>)> = answers.outcomes.iter().collect();
-        order.sort_by(|a, b| b.1.cmp(&a.1));
+        order.sort_by_key(|b| std::cmp::Reverse(b.1));
         for (_, weight, child) in order {
             if self.certain(child) {
                 continue;
@@ -520,6 +523,7 @@ impl Solitaire {
         depth: usize,
         memo: &mut HashMap<Belief, Vec<f64>, BuildHasherDefault<KeyHasher>>,
     ) -> Result<Vec<f64>> {
+        crate::budget::tick()?;
         if self.certain(belief) {
             return Ok(Vec::new());
         }

@@ -13,10 +13,13 @@
 //! ([`super::Solitaire`]) it reaches the optimum, and in full games it is
 //! as fast as the most-likely rule and 1.1 to 1.5 suggestions faster than
 //! ranking by information gain, whose loss is the suggestions naming a
-//! card that cannot be in the envelope ("dead": mine, or placed). Such a
-//! suggestion can never be answered "nobody", the answer that solves the
-//! game at once when the three cards are live; P(certain after) sees that,
-//! the entropy of the envelope does not.
+//! card that cannot be in the envelope ("dead": mine, or placed). With
+//! three live cards, "nobody can answer" solves the game at once; with a
+//! dead card it cannot (a placed card is always shown by its holder or an
+//! earlier responder, and "nobody" after one of mine leaves its category
+//! open). P(certain after) sees that; the entropy of the envelope does
+//! not: a dead card makes the answer a sharper test of the other two, so
+//! it often gains more bits while finishing later.
 //!
 //! **Exact ties.** Probabilities are integer sums of outcome weights
 //! divided once; expectations over outcomes are summed in ascending order
