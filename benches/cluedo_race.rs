@@ -15,6 +15,7 @@
 //! "certainty,most-likely"), `CLUEDO_THRESHOLDS` (default
 //! "0.5,0.67,0.8"), `CLUEDO_MODEL` (default `uniform-responder`).
 
+use gametab::cluedo::race::HAZARD_TURNS;
 use gametab::cluedo::simulate::{race, AccuseRule, Policy, RaceResult, Responders, Table};
 use gametab_games::cluedo::{Model, Objective, Seat};
 use rayon::prelude::*;
@@ -110,30 +111,43 @@ fn main() {
             println!();
         }
         // The opponents' hazard: of the opponents who reached their k-th
-        // turn, the share that accused (rightly) at it.
-        let mut at_risk = vec![0usize; 40];
-        let mut finished = vec![0usize; 40];
+        // turn, the share that accused (rightly) at it; printed as the row
+        // of `gametab::cluedo::race::OPPONENT_HAZARD` for this N (entry j:
+        // an opponent who has made j suggestions, certain at turn j + 1;
+        // the last entry pools every later turn).
+        let rows = HAZARD_TURNS;
+        let mut at_risk = vec![0usize; rows + 1];
+        let mut finished = vec![0usize; rows + 1];
         for (seed, r) in runs.iter().enumerate() {
             let r = &r.0[0];
             for (seat, &t) in r.turns_of.iter().enumerate() {
                 if seat == advised(seed).index() {
                     continue;
                 }
-                for reached in at_risk.iter_mut().take(t.min(39) + 1).skip(1) {
-                    *reached += 1;
+                for turn in 1..=t {
+                    at_risk[turn.min(rows)] += 1;
                 }
-                if r.winner == Some(Seat(seat as u8)) && t < 40 {
-                    finished[t] += 1;
+                if r.winner == Some(Seat(seat as u8)) {
+                    finished[t.min(rows)] += 1;
                 }
             }
         }
-        print!("  opponents certain at their k-th turn (share of those reaching it):");
-        for k in 1..40 {
-            if at_risk[k] >= 20 && finished[k] > 0 {
-                print!(" {k}:{:.2}", finished[k] as f64 / at_risk[k] as f64);
-            }
-        }
-        println!();
+        // A turn fewer than 50 opponents reached carries the last hazard
+        // measured on more.
+        let mut last = 0.0;
+        let hazard: Vec<String> = (1..=rows)
+            .map(|turn| {
+                if at_risk[turn] >= 50 {
+                    last = finished[turn] as f64 / at_risk[turn] as f64;
+                }
+                format!("{last:.3}")
+            })
+            .collect();
+        println!(
+            "  opponent hazard, N={n} (opponents reaching turn 1..{rows}+: {:?}): [{}],",
+            &at_risk[1..],
+            hazard.join(", ")
+        );
         for (t, &threshold) in thresholds.iter().enumerate() {
             let wins: Vec<f64> = runs
                 .iter()

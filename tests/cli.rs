@@ -182,6 +182,59 @@ fn cluedo_advice_ranks_by_its_objective_and_reports_the_accusation() {
     assert_eq!(doc["accusation"]["suspect"], "Professor Plum");
     let p = doc["accusation"]["probability"].as_f64().unwrap();
     assert!(p > 0.0 && p < 1.0);
+    // The race line: the opponents still in (Cat accused wrongly, so Ann
+    // and Bob) with the suggestions the log shows them making and the
+    // measured hazard for that many; R is the best
+    // P(right after) of the 324; waiting is S * R; accuse now exactly when
+    // that is below the chance now.
+    let race = &doc["accusation"]["race"];
+    let f = |v: &serde_json::Value| v.as_f64().unwrap();
+    let text = std::fs::read_to_string(log).unwrap();
+    let logged: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let opponents = race["opponents"].as_array().unwrap();
+    assert_eq!(opponents.len(), 2);
+    let mut s = 1.0;
+    for (o, seat) in opponents.iter().zip(1u64..) {
+        assert_eq!(o["player"], logged["names"][seat as usize]);
+        let made = logged["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["by"] == seat)
+            .count();
+        assert_eq!(o["suggestions"].as_u64().unwrap() as usize, made);
+        let h = gametab::cluedo::race::OPPONENT_HAZARD[1][made.min(9)];
+        assert_eq!(f(&o["p_certain_next_turn"]), h);
+        s *= 1.0 - h;
+    }
+    assert!((f(&race["p_no_opponent_first"]) - s).abs() < 1e-15);
+    let best = by_rank_all(&doc)
+        .iter()
+        .map(|x| f(&x["p_right_after"]))
+        .fold(p, f64::max);
+    assert_eq!(f(&race["p_right_after_next"]), best);
+    assert!(best > p);
+    assert!((f(&race["p_win_waiting"]) - s * best).abs() < 1e-15);
+    assert_eq!(f(&race["p_win_accusing_now"]), p);
+    assert!((f(&race["break_even_p_no_opponent_first"]) - p / best).abs() < 1e-15);
+    assert_eq!(race["accuse_now"], p > s * best);
+    assert!(race["note"].as_str().unwrap().contains("most likely triple"));
+    // The text table says the same.
+    let (ok, out, err) = gametab(&["cluedo", "--log", log, "--advise"]);
+    assert!(ok, "{err}");
+    let verdict = if p > s * best { "accuse now" } else { "wait" };
+    assert!(
+        out.contains(&format!("race: accusing now wins {p:.4}; waiting one round about {:.4}", s * best))
+            && out.contains(&format!("): {verdict} (break-even")),
+        "{out}"
+    );
+}
+
+/// Every suggestion of an advice document, live and dead-card ones.
+fn by_rank_all(doc: &serde_json::Value) -> Vec<serde_json::Value> {
+    let live = doc["suggestions"].as_array().unwrap();
+    let dead = doc["dead_card_suggestions"]["best"].as_array().unwrap();
+    live.iter().chain(dead).cloned().collect()
 }
 
 #[test]

@@ -1,15 +1,19 @@
 //! `gametab cluedo --log game.json --advise [--room R] [--top N] [--json]`:
-//! every suggestion the logged player (`me`) can make, ranked by its exact
-//! expected information gain about the envelope, with the chance of being
-//! shown a card, and the accusation report (engine:
-//! `gametab_games::cluedo::advise`). The JSON document is the one
-//! `POST /v1/cluedo/advice` answers.
+//! every suggestion the logged player (`me`) can make, ranked by the
+//! default objective (the chance that the envelope is certain after the
+//! answer; the document names the objective and its tie keys), with
+//! P(nobody can answer), the information gain and the chance of being
+//! shown a card beside it, the suggestions naming dead cards apart, and the
+//! accusation report with its race line (accuse now or wait one round:
+//! [`super::race`]). Engine: `gametab_games::cluedo::advise`. The JSON
+//! document is the one `POST /v1/cluedo/advice` answers.
 
 use std::fmt::Write as _;
 
 use anyhow::{bail, Result};
 use serde::Serialize;
 
+use super::race::{race_odds, RaceOdds};
 use gametab_games::cluedo::{
     advise, Advice, Category, GameLog, Knowledge, Model, Response, Scored,
 };
@@ -95,6 +99,9 @@ pub struct Accusation {
     pub room: String,
     /// The chance that accusing it now wins (1: certain).
     pub probability: f64,
+    /// Accusing now against waiting one round, given the opponents'
+    /// progress in the log.
+    pub race: RaceOdds,
 }
 
 /// The advice document.
@@ -183,6 +190,13 @@ pub fn document(
             })
             .collect(),
     };
+    // R of the race line: the best chance, over the suggestions
+    // considered, that the most likely triple after the answer is right.
+    let p_right_after_next = advice
+        .ranking
+        .iter()
+        .map(|s| s.p_right_after)
+        .fold(advice.p_most_likely, f64::max);
     let ranked = advice.ranking.iter().enumerate().map(|(i, s)| (i + 1, s));
     let suggestions = ranked
         .clone()
@@ -213,6 +227,7 @@ pub fn document(
             weapon: name(advice.most_likely[1]),
             room: name(advice.most_likely[2]),
             probability: advice.p_most_likely,
+            race: race_odds(log, advice.p_most_likely, p_right_after_next),
         },
     })
 }
@@ -274,5 +289,30 @@ pub fn render(doc: &AdviceDocument) -> String {
             ""
         }
     );
+    let r = &a.race;
+    if a.probability < 1.0 {
+        let opponents: Vec<String> = r
+            .opponents
+            .iter()
+            .map(|o| format!("{} {:.3} after {}", o.player, o.p_certain_next_turn, o.suggestions))
+            .collect();
+        let _ = writeln!(
+            text,
+            "race: accusing now wins {:.4}; waiting one round about {:.4} (no opponent wins first \
+             {:.4} x best next {:.4}; opponents' chance at their next turn: {}): {} (break-even: \
+             no opponent first below {:.4})",
+            r.p_win_accusing_now,
+            r.p_win_waiting,
+            r.p_no_opponent_first,
+            r.p_right_after_next,
+            if opponents.is_empty() {
+                "none left".to_string()
+            } else {
+                opponents.join(", ")
+            },
+            if r.accuse_now { "accuse now" } else { "wait" },
+            r.break_even_p_no_opponent_first
+        );
+    }
     text
 }

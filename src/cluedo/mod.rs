@@ -15,6 +15,7 @@
 pub mod advice_cli;
 pub mod cli;
 pub mod simulate;
+pub mod race;
 
 use std::collections::BTreeMap;
 use std::time::Instant;
