@@ -41,9 +41,10 @@ fn advice(c: &mut Criterion) {
             group.bench_function(format!("all 324, N={players}, {}", model.name()), |b| {
                 b.iter(|| advise(&knowledge, model, Seat(0), None).expect("consistent"))
             });
-            group.bench_function(format!("one room's 36, N={players}, {}", model.name()), |b| {
-                b.iter(|| advise(&knowledge, model, Seat(0), kitchen).expect("consistent"))
-            });
+            group.bench_function(
+                format!("one room's 36, N={players}, {}", model.name()),
+                |b| b.iter(|| advise(&knowledge, model, Seat(0), kitchen).expect("consistent")),
+            );
         }
     }
     group.finish();

@@ -19,11 +19,7 @@ fn main() {
         .skip(1)
         .filter(|a| !a.starts_with("--"))
         .collect();
-    if !filter.is_empty()
-        && !filter
-            .iter()
-            .any(|f| "cluedo_optimum".contains(f.as_str()))
-    {
+    if !filter.is_empty() && !filter.iter().any(|f| "cluedo_optimum".contains(f.as_str())) {
         return;
     }
     let decks = std::env::var("CLUEDO_DECKS").unwrap_or_else(|_| "3x3x4:3".into());
@@ -62,7 +58,11 @@ fn hand_types(rules: &Rules) -> Vec<(Seat, CardSet, String)> {
                 let mut cards = take(Category::Suspect, s);
                 cards.extend(take(Category::Weapon, w));
                 cards.extend(take(Category::Room, r));
-                out.push((seat, CardSet::of(&cards), format!("seat {} {s}/{w}/{r}", seat.0)));
+                out.push((
+                    seat,
+                    CardSet::of(&cards),
+                    format!("seat {} {s}/{w}/{r}", seat.0),
+                ));
             }
         }
     }
@@ -79,7 +79,10 @@ fn report(rules: &Rules) {
         rules.players(),
         rules.seats().map(|s| rules.hand_size(s)).collect::<Vec<_>>()
     );
-    print!("{:<16} {:>6} {:>8} {:>8}", "hand type", "deals", "states", "optimum");
+    print!(
+        "{:<16} {:>6} {:>8} {:>8}",
+        "hand type", "deals", "states", "optimum"
+    );
     for objective in Objective::ALL {
         print!(" {:>16}", objective.name());
     }

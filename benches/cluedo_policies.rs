@@ -89,10 +89,7 @@ fn main() {
                     .collect()
             })
             .collect();
-        println!(
-            "\n{n} players ({:.0} s):",
-            started.elapsed().as_secs_f64()
-        );
+        println!("\n{n} players ({:.0} s):", started.elapsed().as_secs_f64());
         print!("  {:<18} {:>15}", "policy", "mean (95%)");
         for k in WITHIN {
             print!(" {:>6}", format!("<={k}"));
@@ -101,12 +98,7 @@ fn main() {
         for (p, policy) in policies.iter().enumerate() {
             let xs: Vec<f64> = results.iter().map(|r| r[p] as f64).collect();
             let (mean, half) = interval(&xs);
-            print!(
-                "  {:<18} {:>7.3} ± {:<5.3}",
-                policy.name(),
-                mean,
-                half
-            );
+            print!("  {:<18} {:>7.3} ± {:<5.3}", policy.name(), mean, half);
             for k in WITHIN {
                 let within = results.iter().filter(|r| r[p] <= k).count();
                 print!(" {:>6.3}", within as f64 / results.len() as f64);
@@ -115,10 +107,7 @@ fn main() {
             println!("  {unsolved}");
         }
         for (p, policy) in policies.iter().enumerate().skip(1) {
-            let diff: Vec<f64> = results
-                .iter()
-                .map(|r| r[p] as f64 - r[0] as f64)
-                .collect();
+            let diff: Vec<f64> = results.iter().map(|r| r[p] as f64 - r[0] as f64).collect();
             let (mean, half) = interval(&diff);
             let slower = results.iter().filter(|r| r[p] > r[0]).count();
             let faster = results.iter().filter(|r| r[p] < r[0]).count();

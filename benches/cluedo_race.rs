@@ -81,7 +81,8 @@ fn main() {
             })
             .collect();
         let advised = |seed: usize| Seat((seed % n) as u8);
-        let won = |seed: usize, r: &RaceResult| f64::from(u8::from(r.winner == Some(advised(seed))));
+        let won =
+            |seed: usize, r: &RaceResult| f64::from(u8::from(r.winner == Some(advised(seed))));
         println!(
             "\n{n} players ({:.0} s), fair share 1/{n} = {:.3}:",
             started.elapsed().as_secs_f64(),
@@ -106,7 +107,10 @@ fn main() {
             if p > 0 {
                 let diff: Vec<f64> = wins.iter().zip(&reference).map(|(a, b)| a - b).collect();
                 let (d, h) = interval(&diff);
-                print!("   (paired, minus {}: {d:+.3} ± {h:.3})", objectives[0].name());
+                print!(
+                    "   (paired, minus {}: {d:+.3} ± {h:.3})",
+                    objectives[0].name()
+                );
             }
             println!();
         }

@@ -140,7 +140,9 @@ fn cluedo_advice_ranks_by_its_objective_and_reports_the_accusation() {
     assert!(ranks[live.len()..].windows(2).all(|w| w[0] < w[1]));
     ranks.sort_unstable();
     assert_eq!(ranks, (1..=324).collect::<Vec<_>>());
-    assert!(live.iter().all(|s| s["dead_cards"].as_array().unwrap().is_empty()));
+    assert!(live
+        .iter()
+        .all(|s| s["dead_cards"].as_array().unwrap().is_empty()));
     assert!(dead_list
         .iter()
         .all(|s| !s["dead_cards"].as_array().unwrap().is_empty()));
@@ -166,7 +168,11 @@ fn cluedo_advice_ranks_by_its_objective_and_reports_the_accusation() {
         let live_after = |o: &serde_json::Value| o["live_triples_after"].as_u64().unwrap();
         let total: f64 = outcomes.iter().map(p).sum();
         assert!((total - 1.0).abs() < 1e-12);
-        let nobody: f64 = outcomes.iter().filter(|o| o["shown_by"].is_null()).map(p).sum();
+        let nobody: f64 = outcomes
+            .iter()
+            .filter(|o| o["shown_by"].is_null())
+            .map(p)
+            .sum();
         assert!((s["p_shown"].as_f64().unwrap() - (1.0 - nobody)).abs() < 1e-12);
         assert!((s["p_nobody"].as_f64().unwrap() - nobody).abs() < 1e-12);
         let certain: f64 = outcomes.iter().filter(|o| live_after(o) == 1).map(p).sum();
@@ -218,14 +224,19 @@ fn cluedo_advice_ranks_by_its_objective_and_reports_the_accusation() {
     assert_eq!(f(&race["p_win_accusing_now"]), p);
     assert!((f(&race["break_even_p_no_opponent_first"]) - p / best).abs() < 1e-15);
     assert_eq!(race["accuse_now"], p > s * best);
-    assert!(race["note"].as_str().unwrap().contains("most likely triple"));
+    assert!(race["note"]
+        .as_str()
+        .unwrap()
+        .contains("most likely triple"));
     // The text table says the same.
     let (ok, out, err) = gametab(&["cluedo", "--log", log, "--advise"]);
     assert!(ok, "{err}");
     let verdict = if p > s * best { "accuse now" } else { "wait" };
     assert!(
-        out.contains(&format!("race: accusing now wins {p:.4}; waiting one round about {:.4}", s * best))
-            && out.contains(&format!("): {verdict} (break-even")),
+        out.contains(&format!(
+            "race: accusing now wins {p:.4}; waiting one round about {:.4}",
+            s * best
+        )) && out.contains(&format!("): {verdict} (break-even")),
         "{out}"
     );
 }

@@ -103,16 +103,28 @@ fn logs_that_break_the_rules_are_refused_naming_the_entry() {
     // answer (Cat's "at least one of" fact would cover other cards).
     let theirs = r#"{"by": 1, "cards": ["Mrs Peacock", "Dagger", "Lounge"], "shown_by": 3}"#;
     let cases = [
-        (r#"["Mrs Peacock", "Dagger"]"#, "2 cards (1 suspects, 1 weapons, 0 rooms)"),
+        (
+            r#"["Mrs Peacock", "Dagger"]"#,
+            "2 cards (1 suspects, 1 weapons, 0 rooms)",
+        ),
         (
             r#"["Mrs Peacock", "Dagger", "Lounge", "Rope", "Hall"]"#,
             "5 cards (1 suspects, 2 weapons, 2 rooms)",
         ),
-        (r#"["Mrs Peacock", "Hall", "Lounge"]"#, "3 cards (1 suspects, 0 weapons, 2 rooms)"),
-        (r#"["Mrs Peacock", "Dagger", "Dagger"]"#, "Dagger is listed twice"),
+        (
+            r#"["Mrs Peacock", "Hall", "Lounge"]"#,
+            "3 cards (1 suspects, 0 weapons, 2 rooms)",
+        ),
+        (
+            r#"["Mrs Peacock", "Dagger", "Dagger"]"#,
+            "Dagger is listed twice",
+        ),
     ];
     for (cards, message) in cases {
-        let log = edited(theirs, &theirs.replace(r#"["Mrs Peacock", "Dagger", "Lounge"]"#, cards));
+        let log = edited(
+            theirs,
+            &theirs.replace(r#"["Mrs Peacock", "Dagger", "Lounge"]"#, cards),
+        );
         let (event, text) = refused(&log);
         assert_eq!(event, LogEvent::Suggestion(1), "{cards}");
         assert_eq!(event.path(), "suggestions[1]");
@@ -120,7 +132,8 @@ fn logs_that_break_the_rules_are_refused_naming_the_entry() {
         assert!(text.contains(message), "{text}");
     }
     // Bob's suggestion that nobody answered, with two rooms.
-    let mine = r#"{"by": 2, "cards": ["Professor Plum", "Candlestick", "Ballroom"], "shown_by": null}"#;
+    let mine =
+        r#"{"by": 2, "cards": ["Professor Plum", "Candlestick", "Ballroom"], "shown_by": null}"#;
     let log = edited(mine, &mine.replace("Candlestick", "Hall"));
     assert_eq!(refused(&log).0, LogEvent::Suggestion(2));
 
@@ -146,12 +159,18 @@ fn logs_that_break_the_rules_are_refused_naming_the_entry() {
         assert!(text.starts_with("accusations[0]: "), "{text}");
         assert!(text.contains(message), "{text}");
     }
-    let (event, text) = refused(&edited(r#""accusations": [{"by": 3"#, r#""accusations": [{"by": 4"#));
+    let (event, text) = refused(&edited(
+        r#""accusations": [{"by": 3"#,
+        r#""accusations": [{"by": 4"#,
+    ));
     assert_eq!(event, LogEvent::Accusation(0));
     assert!(text.contains("seat 4"), "{text}");
 
     // A names list of the wrong length.
-    let (event, text) = refused(&edited(r#""names": ["me", "Ann", "Bob", "Cat"]"#, r#""names": ["me", "Ann", "Bob"]"#));
+    let (event, text) = refused(&edited(
+        r#""names": ["me", "Ann", "Bob", "Cat"]"#,
+        r#""names": ["me", "Ann", "Bob"]"#,
+    ));
     assert_eq!(event, LogEvent::Names);
     assert!(text.contains("3 names for 4 players"), "{text}");
 
@@ -168,5 +187,7 @@ fn logs_that_break_the_rules_are_refused_naming_the_entry() {
         .knowledge()
         .unwrap_err()
         .into();
-    assert!(matches!(&error, Error::OutOfRange { what: "card list", detail } if detail.starts_with("hand: ")));
+    assert!(
+        matches!(&error, Error::OutOfRange { what: "card list", detail } if detail.starts_with("hand: "))
+    );
 }

@@ -245,11 +245,7 @@ fn check_against_brute_force(knowledge: &Knowledge, model: Model, me: Seat) -> u
                 // left), P(nobody), the chance the most likely triple after
                 // the answer is right, and the expected log2 live triples.
                 let share = |w: u128| w as f64 / total as f64;
-                let certain: u128 = brute
-                    .iter()
-                    .filter(|o| o.2.len() == 1)
-                    .map(|o| o.1)
-                    .sum();
+                let certain: u128 = brute.iter().filter(|o| o.2.len() == 1).map(|o| o.1).sum();
                 assert!((scored.p_certain_after - share(certain)).abs() < 1e-15);
                 let nobody: u128 = brute
                     .iter()
@@ -268,11 +264,7 @@ fn check_against_brute_force(knowledge: &Knowledge, model: Model, me: Seat) -> u
                     .sum();
                 assert!((scored.live_bits_after - bits).abs() < 1e-12);
                 // Dead cards: those of no possible envelope triple.
-                let possible = |c: Card| {
-                    deals(knowledge, model)
-                        .iter()
-                        .any(|d| d.0.contains(&c))
-                };
+                let possible = |c: Card| deals(knowledge, model).iter().any(|d| d.0.contains(&c));
                 for c in cards {
                     assert_eq!(scored.dead.contains(c), !possible(c), "{cards:?} {c:?}");
                 }
@@ -428,7 +420,14 @@ fn the_best_suggestion_by_gain_is_not_always_the_most_likely_triple() {
             cards: CardSet::of(&[Card(3)]),
         },
     ]);
-    let advice = advise_by(&k, Model::EqualDeals, Seat(0), None, Objective::InformationGain).unwrap();
+    let advice = advise_by(
+        &k,
+        Model::EqualDeals,
+        Seat(0),
+        None,
+        Objective::InformationGain,
+    )
+    .unwrap();
     assert_eq!(advice.objective, Objective::InformationGain);
     assert_eq!(advice.most_likely, [Card(0), Card(3), Card(6)]);
     assert!((advice.p_most_likely - 0.125).abs() < 1e-15);
@@ -472,17 +471,33 @@ fn symmetric_suggestions_tie_exactly_and_keep_the_canonical_order() {
     let k = small_game(&[]);
     for objective in Objective::ALL {
         let advice = advise_by(&k, Model::UniformResponder, Seat(0), None, objective).unwrap();
-        let live: Vec<&Scored> = advice.ranking.iter().filter(|s| s.dead.is_empty()).collect();
+        let live: Vec<&Scored> = advice
+            .ranking
+            .iter()
+            .filter(|s| s.dead.is_empty())
+            .collect();
         // Suspects 0, 2; weapons 3, 4, 5; rooms 6, 8: 2 * 3 * 2 live triples.
         assert_eq!(live.len(), 12, "{objective:?}");
         for s in &live {
-            assert_eq!(s.p_certain_after.to_bits(), live[0].p_certain_after.to_bits());
+            assert_eq!(
+                s.p_certain_after.to_bits(),
+                live[0].p_certain_after.to_bits()
+            );
             assert_eq!(s.expected_gain.to_bits(), live[0].expected_gain.to_bits());
-            assert_eq!(s.live_bits_after.to_bits(), live[0].live_bits_after.to_bits());
+            assert_eq!(
+                s.live_bits_after.to_bits(),
+                live[0].live_bits_after.to_bits()
+            );
         }
         let positions: Vec<usize> = live
             .iter()
-            .map(|s| advice.ranking.iter().position(|r| r.cards == s.cards).unwrap())
+            .map(|s| {
+                advice
+                    .ranking
+                    .iter()
+                    .position(|r| r.cards == s.cards)
+                    .unwrap()
+            })
             .collect();
         assert!(positions.windows(2).all(|w| w[0] < w[1]), "{objective:?}");
         let canonical: Vec<[Card; 3]> = live.iter().map(|s| s.cards).collect();

@@ -50,7 +50,12 @@ fn deals(rules: &Rules, me: Seat, hand: CardSet) -> (Vec<Seat>, Vec<Deal>) {
     let n = rules.players();
     let order: Vec<Seat> = (1..n).map(|k| Seat(((me.index() + k) % n) as u8)).collect();
     let mut out = Vec::new();
-    let free = |c: Category| deck.category_cards(c).minus(hand).cards().collect::<Vec<_>>();
+    let free = |c: Category| {
+        deck.category_cards(c)
+            .minus(hand)
+            .cards()
+            .collect::<Vec<_>>()
+    };
     for s in free(Category::Suspect) {
         for w in free(Category::Weapon) {
             for r in free(Category::Room) {

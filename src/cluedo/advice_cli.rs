@@ -294,7 +294,12 @@ pub fn render(doc: &AdviceDocument) -> String {
         let opponents: Vec<String> = r
             .opponents
             .iter()
-            .map(|o| format!("{} {:.3} after {}", o.player, o.p_certain_next_turn, o.suggestions))
+            .map(|o| {
+                format!(
+                    "{} {:.3} after {}",
+                    o.player, o.p_certain_next_turn, o.suggestions
+                )
+            })
             .collect();
         let _ = writeln!(
             text,

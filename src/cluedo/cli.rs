@@ -76,8 +76,7 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
         .knowledge()
         .with_context(|| format!("in {}", args.log.display()))?;
     if args.advise {
-        let doc =
-            super::advice_cli::document(
+        let doc = super::advice_cli::document(
             &log,
             &knowledge,
             model,

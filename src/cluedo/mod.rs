@@ -14,8 +14,8 @@
 
 pub mod advice_cli;
 pub mod cli;
-pub mod simulate;
 pub mod race;
+pub mod simulate;
 
 use std::collections::BTreeMap;
 use std::time::Instant;

@@ -40,10 +40,18 @@ pub const HAZARD_TURNS: usize = 10;
 /// races). A turn fewer than 50 opponents reached in those races carries
 /// the last hazard measured on more (the bench prints the counts).
 pub const OPPONENT_HAZARD: [[f64; HAZARD_TURNS]; 4] = [
-    [0.009, 0.041, 0.084, 0.165, 0.254, 0.349, 0.631, 0.631, 0.631, 0.631],
-    [0.008, 0.038, 0.098, 0.195, 0.366, 0.634, 0.634, 0.634, 0.634, 0.634],
-    [0.009, 0.045, 0.120, 0.259, 0.481, 0.481, 0.481, 0.481, 0.481, 0.481],
-    [0.013, 0.050, 0.171, 0.349, 0.349, 0.349, 0.349, 0.349, 0.349, 0.349],
+    [
+        0.009, 0.041, 0.084, 0.165, 0.254, 0.349, 0.631, 0.631, 0.631, 0.631,
+    ],
+    [
+        0.008, 0.038, 0.098, 0.195, 0.366, 0.634, 0.634, 0.634, 0.634, 0.634,
+    ],
+    [
+        0.009, 0.045, 0.120, 0.259, 0.481, 0.481, 0.481, 0.481, 0.481, 0.481,
+    ],
+    [
+        0.013, 0.050, 0.171, 0.349, 0.349, 0.349, 0.349, 0.349, 0.349, 0.349,
+    ],
 ];
 
 /// What the race odds assume, in the document.
@@ -170,8 +178,14 @@ mod tests {
         assert!(late.accuse_now);
         // Past the table's last row the last entry holds.
         let later = race_odds(&log(30, 3), 0.6, 0.9);
-        assert_eq!(later.opponents[0].p_certain_next_turn, OPPONENT_HAZARD[0][9]);
-        assert_eq!(later.opponents[1].p_certain_next_turn, OPPONENT_HAZARD[0][3]);
+        assert_eq!(
+            later.opponents[0].p_certain_next_turn,
+            OPPONENT_HAZARD[0][9]
+        );
+        assert_eq!(
+            later.opponents[1].p_certain_next_turn,
+            OPPONENT_HAZARD[0][3]
+        );
     }
 
     #[test]

@@ -24,8 +24,7 @@
 
 use gametab_games::cluedo::{
     accusation, advise_by, Card, CardSet, Category, Deck, GameLog, LoggedAccusation,
-    LoggedSuggestion, Model,
-    Objective, Rules, Seat,
+    LoggedSuggestion, Model, Objective, Rules, Seat,
 };
 
 /// A small deterministic generator (xorshift64*), so that runs repeat.
@@ -213,7 +212,12 @@ impl Table {
             }
             let card = match self.responders {
                 Responders::Uniform => {
-                    let h = hash(&[self.seed, turn as u64, u64::from(responder.0), named.0.into()]);
+                    let h = hash(&[
+                        self.seed,
+                        turn as u64,
+                        u64::from(responder.0),
+                        named.0.into(),
+                    ]);
                     cards[(h % cards.len() as u64) as usize]
                 }
                 Responders::Habit => *cards
@@ -231,7 +235,11 @@ impl Table {
             players: self.players(),
             me: seat.0,
             names: Vec::new(),
-            hand: self.hand(seat).cards().map(|c| self.deck.card_name(c)).collect(),
+            hand: self
+                .hand(seat)
+                .cards()
+                .map(|c| self.deck.card_name(c))
+                .collect(),
             suggestions: Vec::new(),
             accusations: Vec::new(),
             facts: Vec::new(),

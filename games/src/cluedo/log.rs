@@ -193,14 +193,18 @@ impl GameLog {
             let event = LogEvent::Fact(n);
             let set = |names: &[String]| card_list(&deck, names).map(|c| CardSet::of(&c));
             let fact = match fact {
-                LoggedFact::Holds { player, card } => deck.parse_card(card).map(|card| Fact::Holds {
-                    player: Seat(*player),
-                    card,
-                }),
-                LoggedFact::HoldsNone { player, cards } => set(cards).map(|cards| Fact::HoldsNone {
-                    player: Seat(*player),
-                    cards,
-                }),
+                LoggedFact::Holds { player, card } => {
+                    deck.parse_card(card).map(|card| Fact::Holds {
+                        player: Seat(*player),
+                        card,
+                    })
+                }
+                LoggedFact::HoldsNone { player, cards } => {
+                    set(cards).map(|cards| Fact::HoldsNone {
+                        player: Seat(*player),
+                        cards,
+                    })
+                }
                 LoggedFact::HoldsAtLeastOne { player, cards } => {
                     set(cards).map(|cards| Fact::HoldsAtLeastOne {
                         player: Seat(*player),

@@ -47,9 +47,9 @@ use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
 use super::advice::{Outcome, Response, Scored};
-use super::ranking::{order, Now, Objective};
 use super::cards::{Card, CardSet, Category, Rules, Seat, MAX_PLAYERS};
 use super::engine::{position_in_category, triple_index};
+use super::ranking::{order, Now, Objective};
 use crate::error::{Error, Result};
 
 /// Weights are kept below this, so that a deal's id and weight share one
@@ -129,7 +129,7 @@ pub struct Evaluation {
     pub expected: f64,
     /// `P(certain within k suggestions)` for k = 0, 1, ...
     pub certain_within: Vec<f64>,
-    /// Probability of still being uncertain after [`DEPTH_LIMIT`]
+    /// Probability of still being uncertain after `DEPTH_LIMIT` (64)
     /// suggestions (0 unless the policy repeats reweighing suggestions).
     pub unfinished: f64,
     /// The policy's first suggestion.
@@ -166,8 +166,12 @@ impl Solitaire {
                     let envelope = CardSet::of(&[s, w, r]);
                     let positions = [s, w, r].map(|c| position_in_category(&rules, c));
                     let index = triple_index(&rules, positions) as u16;
-                    let rest: Vec<Card> =
-                        deck.all_cards().minus(hand).minus(envelope).cards().collect();
+                    let rest: Vec<Card> = deck
+                        .all_cards()
+                        .minus(hand)
+                        .minus(envelope)
+                        .cards()
+                        .collect();
                     let mut left: Vec<usize> = order.iter().map(|&p| rules.hand_size(p)).collect();
                     let mut hands = [0u32; MAX_PLAYERS];
                     deal_out(&rest, 0, &mut left, &mut hands, index, &mut deals);
@@ -227,7 +231,9 @@ impl Solitaire {
 
     /// The state before any suggestion: every deal, weight 1.
     fn start(&self) -> Belief {
-        (0..self.deals.len() as u64).map(|id| id << 47 | 1).collect()
+        (0..self.deals.len() as u64)
+            .map(|id| id << 47 | 1)
+            .collect()
     }
 
     /// The permutations of the deals induced by relabelling cards within
@@ -489,8 +495,7 @@ impl Solitaire {
     pub fn evaluate(&self, objective: Objective) -> Result<Evaluation> {
         let start = self.start();
         let first = self.choice(&start, objective);
-        let mut memo: HashMap<Belief, Vec<f64>, BuildHasherDefault<KeyHasher>> =
-            HashMap::default();
+        let mut memo: HashMap<Belief, Vec<f64>, BuildHasherDefault<KeyHasher>> = HashMap::default();
         let uncertain = self.uncertain_after(&start, objective, 0, &mut memo)?;
         // uncertain[k] = P(not certain after k suggestions); the expected
         // count is their sum.
