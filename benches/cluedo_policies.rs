@@ -1,23 +1,40 @@
-//! Cluedo advice in play (not a criterion bench: a bounded report):
-//! seeded games in which only I suggest, answered by the rules, played
-//! until the envelope is certain, once with the exact information-gain
-//! advice and once with the most-likely-triple rule, on the same deals.
-//! Prints, per player count, the mean and distribution of suggestions
-//! needed and how often each rule was faster.
+//! The full-game policy comparison (not a criterion bench: a bounded
+//! report). Seeded standard deals, only seat 0 suggests, answered by the
+//! rules with fair answers (`gametab::cluedo::simulate`: a responder's
+//! choice is a hash of seed, turn, responder and the cards named, so
+//! policies asking the same thing meet the same answer), until the
+//! envelope is certain. Per player count and policy: the mean number of
+//! suggestions with a 95% interval and P(certain within k); then every
+//! policy paired against the first one on the same deals (mean difference
+//! with a 95% interval, and how often each was faster).
 //!
-//! `cargo bench --bench cluedo_policies` (`CLUEDO_GAMES` games per player
-//! count, default 200; `CLUEDO_PLAYERS`, default "3,4").
+//! `cargo bench --bench cluedo_policies`. Environment:
+//! - `CLUEDO_GAMES`: deals per player count (default 200);
+//! - `CLUEDO_PLAYERS`: player counts (default "3,4,5,6");
+//! - `CLUEDO_POLICIES`: policies, the first is the reference: objective
+//!   names, `+deadK` for one whose first K suggestions are the best naming
+//!   a dead card (default
+//!   "certainty,most-likely,information-gain,live-bits,certainty+dead1");
+//! - `CLUEDO_MODEL`: how past answers are read, `uniform-responder`
+//!   (default) or `equal-deals`;
+//! - `CLUEDO_RESPONDERS`: how responders choose, `uniform` (default) or
+//!   `habit`.
+//!
+//! Games run on rayon's threads (`RAYON_NUM_THREADS`), results in seed
+//! order: the report does not depend on the thread count.
 
-use gametab::cluedo::simulate::{suggestions_to_solve, Policy};
-
-/// Suggestions each policy needed in one game (`None`: unsolved).
-type Game = (Option<usize>, Option<usize>);
-
-/// Which policy's count of a [`Game`].
-type Side = fn(&Game) -> Option<usize>;
+use gametab::cluedo::simulate::{solitaire, Policy, Responders, Table};
+use gametab_games::cluedo::Model;
+use rayon::prelude::*;
 
 /// Give up on a game after this many suggestions.
 const LIMIT: usize = 40;
+/// P(certain within k) is reported for these k.
+const WITHIN: [usize; 6] = [4, 5, 6, 7, 8, 10];
+
+fn env(name: &str, default: &str) -> String {
+    std::env::var(name).unwrap_or_else(|_| default.into())
+}
 
 fn main() {
     let filter: Vec<String> = std::env::args()
@@ -31,62 +48,83 @@ fn main() {
     {
         return;
     }
-    let games: u64 = std::env::var("CLUEDO_GAMES")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(200);
-    let players: Vec<usize> = std::env::var("CLUEDO_PLAYERS")
-        .unwrap_or_else(|_| "3,4".into())
+    let games: u64 = env("CLUEDO_GAMES", "200").parse().expect("CLUEDO_GAMES");
+    let players: Vec<usize> = env("CLUEDO_PLAYERS", "3,4,5,6")
         .split(',')
-        .filter_map(|s| s.trim().parse().ok())
+        .map(|s| s.trim().parse().expect("CLUEDO_PLAYERS"))
         .collect();
+    let model = Model::parse(&env("CLUEDO_MODEL", "uniform-responder")).expect("CLUEDO_MODEL");
+    let policies: Vec<Policy> = env(
+        "CLUEDO_POLICIES",
+        "certainty,most-likely,information-gain,live-bits,certainty+dead1",
+    )
+    .split(',')
+    .map(|s| Policy::parse(s.trim(), model).expect("CLUEDO_POLICIES"))
+    .collect();
+    let responders = match env("CLUEDO_RESPONDERS", "uniform").as_str() {
+        "uniform" => Responders::Uniform,
+        "habit" => Responders::Habit,
+        other => panic!("CLUEDO_RESPONDERS {other:?}: uniform or habit"),
+    };
+    println!(
+        "solitaire: {games} seeded deals per player count, answers read with {}, responders {}",
+        model.name(),
+        responders.name()
+    );
     for &n in &players {
         let started = std::time::Instant::now();
-        let mut results = Vec::new();
-        for seed in 0..games {
-            let gain =
-                suggestions_to_solve(n, seed, Policy::InformationGain, LIMIT).expect("consistent");
-            let likely =
-                suggestions_to_solve(n, seed, Policy::MostLikelyTriple, LIMIT).expect("consistent");
-            results.push((gain, likely));
+        // results[seed][policy]: suggestions until certain (LIMIT + 1 when
+        // unsolved).
+        let results: Vec<Vec<usize>> = (0..games)
+            .into_par_iter()
+            .map(|seed| {
+                let table = Table::new(n, seed, responders);
+                policies
+                    .iter()
+                    .map(|&policy| {
+                        solitaire(&table, policy, LIMIT)
+                            .expect("consistent")
+                            .unwrap_or(LIMIT + 1)
+                    })
+                    .collect()
+            })
+            .collect();
+        println!("\n{n} players ({:.0} s):", started.elapsed().as_secs_f64());
+        print!("  {:<18} {:>15}", "policy", "mean (95%)");
+        for k in WITHIN {
+            print!(" {:>6}", format!("<={k}"));
         }
-        let mean = |pick: Side| {
-            let solved: Vec<usize> = results.iter().filter_map(pick).collect();
-            let failed = results.len() - solved.len();
-            (
-                solved.iter().sum::<usize>() as f64 / solved.len().max(1) as f64,
-                failed,
-            )
-        };
-        let (gain_mean, gain_failed) = mean(|r| r.0);
-        let (likely_mean, likely_failed) = mean(|r| r.1);
-        let cost = |r: Option<usize>| r.unwrap_or(LIMIT + 1);
-        let faster = results.iter().filter(|r| cost(r.0) < cost(r.1)).count();
-        let slower = results.iter().filter(|r| cost(r.0) > cost(r.1)).count();
-        let histogram = |pick: Side| {
-            let mut counts = std::collections::BTreeMap::new();
-            for r in &results {
-                *counts
-                    .entry(pick(r).map_or("unsolved".to_string(), |k| format!("{k:02}")))
-                    .or_insert(0) += 1;
+        println!("  unsolved");
+        for (p, policy) in policies.iter().enumerate() {
+            let xs: Vec<f64> = results.iter().map(|r| r[p] as f64).collect();
+            let (mean, half) = interval(&xs);
+            print!("  {:<18} {:>7.3} ± {:<5.3}", policy.name(), mean, half);
+            for k in WITHIN {
+                let within = results.iter().filter(|r| r[p] <= k).count();
+                print!(" {:>6.3}", within as f64 / results.len() as f64);
             }
-            counts
-        };
-        println!(
-            "{n} players, {games} seeded games ({:.1} s):",
-            started.elapsed().as_secs_f64()
-        );
-        println!(
-            "  information gain:   {gain_mean:.2} suggestions on average, {gain_failed} unsolved after {LIMIT}"
-        );
-        println!(
-            "  most likely triple: {likely_mean:.2} suggestions on average, {likely_failed} unsolved after {LIMIT}"
-        );
-        println!(
-            "  gain faster in {faster} games, slower in {slower}, equal in {}",
-            results.len() - faster - slower
-        );
-        println!("  suggestions needed (gain):   {:?}", histogram(|r| r.0));
-        println!("  suggestions needed (likely): {:?}", histogram(|r| r.1));
+            let unsolved = results.iter().filter(|r| r[p] > LIMIT).count();
+            println!("  {unsolved}");
+        }
+        for (p, policy) in policies.iter().enumerate().skip(1) {
+            let diff: Vec<f64> = results.iter().map(|r| r[p] as f64 - r[0] as f64).collect();
+            let (mean, half) = interval(&diff);
+            let slower = results.iter().filter(|r| r[p] > r[0]).count();
+            let faster = results.iter().filter(|r| r[p] < r[0]).count();
+            println!(
+                "  {} - {}: {mean:+.3} ± {half:.3} suggestions (95%); slower in {slower}, faster in {faster} of {}",
+                policy.name(),
+                policies[0].name(),
+                results.len()
+            );
+        }
     }
+}
+
+/// The mean and the half-width of its 95% normal interval.
+fn interval(xs: &[f64]) -> (f64, f64) {
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    (mean, 1.96 * (var / n).sqrt())
 }

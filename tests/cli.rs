@@ -112,7 +112,7 @@ fn bad_arguments_are_named_and_exit_non_zero() {
 }
 
 #[test]
-fn cluedo_advice_ranks_by_gain_and_reports_the_accusation() {
+fn cluedo_advice_ranks_by_its_objective_and_reports_the_accusation() {
     let log = concat!(
         env!("CARGO_MANIFEST_DIR"),
         "/scripts/examples/cluedo-game.json"
@@ -121,36 +121,172 @@ fn cluedo_advice_ranks_by_gain_and_reports_the_accusation() {
     assert!(ok, "{err}");
     let doc: serde_json::Value = serde_json::from_str(&out).unwrap();
     assert_eq!(doc["considered"], 324);
-    let ranked = doc["suggestions"].as_array().unwrap();
-    assert_eq!(ranked.len(), 324);
-    let gains: Vec<f64> = ranked
+    assert_eq!(doc["objective"]["name"], "certainty");
+    assert!(doc["objective"]["rule"]
+        .as_str()
+        .unwrap()
+        .starts_with("the higher chance that the envelope is certain"));
+    // The live suggestions and the dead-card ones, apart, make the whole
+    // ranking: ranks 1..=324 once each, increasing within each list.
+    let live = doc["suggestions"].as_array().unwrap();
+    let dead = &doc["dead_card_suggestions"];
+    let dead_list = dead["best"].as_array().unwrap();
+    assert_eq!(live.len() + dead_list.len(), 324);
+    assert_eq!(dead["count"].as_u64().unwrap() as usize, dead_list.len());
+    assert!(dead["note"].as_str().unwrap().contains("nobody"));
+    let rank = |s: &serde_json::Value| s["rank"].as_u64().unwrap();
+    let mut ranks: Vec<u64> = live.iter().chain(dead_list).map(rank).collect();
+    assert!(ranks[..live.len()].windows(2).all(|w| w[0] < w[1]));
+    assert!(ranks[live.len()..].windows(2).all(|w| w[0] < w[1]));
+    ranks.sort_unstable();
+    assert_eq!(ranks, (1..=324).collect::<Vec<_>>());
+    assert!(live
         .iter()
-        .map(|s| s["expected_gain_bits"].as_f64().unwrap())
+        .all(|s| s["dead_cards"].as_array().unwrap().is_empty()));
+    assert!(dead_list
+        .iter()
+        .all(|s| !s["dead_cards"].as_array().unwrap().is_empty()));
+    // In rank order, P(certain after) never rises (the objective's first
+    // key).
+    let mut by_rank: Vec<&serde_json::Value> = live.iter().chain(dead_list).collect();
+    by_rank.sort_by_key(|s| rank(s));
+    let certain: Vec<f64> = by_rank
+        .iter()
+        .map(|s| s["p_certain_after"].as_f64().unwrap())
         .collect();
-    assert!(gains.windows(2).all(|w| w[0] >= w[1]), "best first");
+    assert!(certain.windows(2).all(|w| w[0] >= w[1]), "best first");
     let entropy = doc["envelope_entropy_bits"].as_f64().unwrap();
-    for s in ranked {
-        // 0 <= gain <= H(now), outcome probabilities add up to 1, and
-        // P(shown) is 1 - P(nobody).
+    let live_now = doc["live_triples"].as_u64().unwrap() as f64;
+    for s in by_rank {
+        // 0 <= gain <= H(now), outcome probabilities add up to 1, P(shown)
+        // is 1 - P(nobody), P(certain after) is the weight of the outcomes
+        // leaving one triple, and the live bits are their expectation.
         let gain = s["expected_gain_bits"].as_f64().unwrap();
         assert!(gain >= -1e-12 && gain <= entropy + 1e-12);
         let outcomes = s["outcomes"].as_array().unwrap();
-        let total: f64 = outcomes
-            .iter()
-            .map(|o| o["probability"].as_f64().unwrap())
-            .sum();
+        let p = |o: &serde_json::Value| o["probability"].as_f64().unwrap();
+        let live_after = |o: &serde_json::Value| o["live_triples_after"].as_u64().unwrap();
+        let total: f64 = outcomes.iter().map(p).sum();
         assert!((total - 1.0).abs() < 1e-12);
         let nobody: f64 = outcomes
             .iter()
             .filter(|o| o["shown_by"].is_null())
-            .map(|o| o["probability"].as_f64().unwrap())
+            .map(p)
             .sum();
         assert!((s["p_shown"].as_f64().unwrap() - (1.0 - nobody)).abs() < 1e-12);
+        assert!((s["p_nobody"].as_f64().unwrap() - nobody).abs() < 1e-12);
+        let certain: f64 = outcomes.iter().filter(|o| live_after(o) == 1).map(p).sum();
+        assert!((s["p_certain_after"].as_f64().unwrap() - certain).abs() < 1e-12);
+        let bits: f64 = outcomes
+            .iter()
+            .map(|o| p(o) * (live_after(o) as f64).log2())
+            .sum();
+        assert!((s["live_bits_after"].as_f64().unwrap() - bits).abs() < 1e-12);
+        assert!(outcomes.iter().all(|o| live_after(o) as f64 <= live_now));
     }
     // The accusation names the notebook's most likely cards.
     assert_eq!(doc["accusation"]["suspect"], "Professor Plum");
     let p = doc["accusation"]["probability"].as_f64().unwrap();
     assert!(p > 0.0 && p < 1.0);
+    // The race line: the opponents still in (Cat accused wrongly, so Ann
+    // and Bob) with the suggestions the log shows them making and the
+    // measured hazard for that many; R is the best
+    // P(right after) of the 324; waiting is S * R; accuse now exactly when
+    // that is below the chance now.
+    let race = &doc["accusation"]["race"];
+    let f = |v: &serde_json::Value| v.as_f64().unwrap();
+    let text = std::fs::read_to_string(log).unwrap();
+    let logged: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let opponents = race["opponents"].as_array().unwrap();
+    assert_eq!(opponents.len(), 2);
+    let mut s = 1.0;
+    for (o, seat) in opponents.iter().zip(1u64..) {
+        assert_eq!(o["player"], logged["names"][seat as usize]);
+        let made = logged["suggestions"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .filter(|x| x["by"] == seat)
+            .count();
+        assert_eq!(o["suggestions"].as_u64().unwrap() as usize, made);
+        let h = gametab::cluedo::race::OPPONENT_HAZARD[1][made.min(9)];
+        assert_eq!(f(&o["p_certain_next_turn"]), h);
+        s *= 1.0 - h;
+    }
+    assert!((f(&race["p_no_opponent_first"]) - s).abs() < 1e-15);
+    let best = by_rank_all(&doc)
+        .iter()
+        .map(|x| f(&x["p_right_after"]))
+        .fold(p, f64::max);
+    assert_eq!(f(&race["p_right_after_next"]), best);
+    assert!(best > p);
+    assert!((f(&race["p_win_waiting"]) - s * best).abs() < 1e-15);
+    assert_eq!(f(&race["p_win_accusing_now"]), p);
+    assert!((f(&race["break_even_p_no_opponent_first"]) - p / best).abs() < 1e-15);
+    assert_eq!(race["accuse_now"], p > s * best);
+    assert!(race["note"]
+        .as_str()
+        .unwrap()
+        .contains("most likely triple"));
+    // The text table says the same.
+    let (ok, out, err) = gametab(&["cluedo", "--log", log, "--advise"]);
+    assert!(ok, "{err}");
+    let verdict = if p > s * best { "accuse now" } else { "wait" };
+    assert!(
+        out.contains(&format!(
+            "race: accusing now wins {p:.4}; waiting one round about {:.4}",
+            s * best
+        )) && out.contains(&format!("): {verdict} (break-even")),
+        "{out}"
+    );
+}
+
+/// Every suggestion of an advice document, live and dead-card ones.
+fn by_rank_all(doc: &serde_json::Value) -> Vec<serde_json::Value> {
+    let live = doc["suggestions"].as_array().unwrap();
+    let dead = doc["dead_card_suggestions"]["best"].as_array().unwrap();
+    live.iter().chain(dead).cloned().collect()
+}
+
+#[test]
+fn cluedo_refuses_a_top_the_server_refuses_and_logs_that_break_the_rules() {
+    let example = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/examples/cluedo-game.json"
+    );
+    // The server's `top` is 1 to 1000; so is --top.
+    // (`--top=-1`: as a separate word, `-1` would read as a flag.)
+    for top in ["0", "1001", "-1"] {
+        let arg = format!("--top={top}");
+        fails_with(&["cluedo", "--log", example, "--advise", &arg], "--top");
+    }
+    // A suggestion of two cards, a hand with a card twice, an accusation of
+    // two weapons, a names list too short: each refused naming the entry,
+    // by the notebook and by the advice.
+    let text = std::fs::read_to_string(example).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        (
+            r#"["Mrs Peacock", "Dagger", "Lounge"]"#,
+            r#"["Mrs Peacock", "Dagger"]"#,
+            "suggestions[1]: ",
+        ),
+        (r#""Rope", "Kitchen""#, r#""Rope", "Rope""#, "hand: "),
+        (
+            r#"["Colonel Mustard", "Revolver", "Billiard Room"]"#,
+            r#"["Colonel Mustard", "Revolver", "Rope"]"#,
+            "accusations[0]: ",
+        ),
+        (r#""Ann", "Bob", "Cat""#, r#""Ann", "Bob""#, "names: "),
+    ];
+    for (i, (from, to, entry)) in cases.into_iter().enumerate() {
+        assert!(text.contains(from), "{from}");
+        let path = dir.path().join(format!("bad-{i}.json"));
+        std::fs::write(&path, text.replacen(from, to, 1)).unwrap();
+        let path = path.to_str().unwrap();
+        fails_with(&["cluedo", "--log", path], entry);
+        fails_with(&["cluedo", "--log", path, "--advise"], entry);
+    }
 }
 
 #[test]

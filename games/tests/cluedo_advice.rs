@@ -1,13 +1,15 @@
 //! Cluedo advice against brute force: on reduced decks every deal is
 //! enumerated, every responder choice weighed, and each suggestion's
 //! outcome probabilities and envelope distributions after them must equal
-//! the engine's exactly (integer cross-multiplication); relabelling cards
-//! leaves every gain unchanged; and a hand-checked case where the best
-//! suggestion is not the most likely triple.
+//! the engine's exactly (integer cross-multiplication), and so must what
+//! the ranking reads from them (P(certain after), P(nobody), dead cards);
+//! relabelling cards leaves every gain unchanged; symmetric suggestions tie
+//! exactly; and a hand-checked case where the best suggestion by gain is
+//! not the most likely triple while the default objective's is.
 
 use gametab_games::cluedo::{
-    advise, score, Card, CardSet, Category, Deck, Fact, Knowledge, Model, Observer, Response,
-    Rules, Seat,
+    advise, advise_by, score, Card, CardSet, Category, Deck, Fact, Knowledge, Model, Objective,
+    Observer, Response, Rules, Scored, Seat,
 };
 
 /// Every deal of `rules` consistent with `knowledge`, with its weight under
@@ -239,6 +241,33 @@ fn check_against_brute_force(knowledge: &Knowledge, model: Model, me: Seat) -> u
                     "{cards:?}: {} vs {gain}",
                     scored.expected_gain
                 );
+                // What the ranking reads: P(certain after) (one triple
+                // left), P(nobody), the chance the most likely triple after
+                // the answer is right, and the expected log2 live triples.
+                let share = |w: u128| w as f64 / total as f64;
+                let certain: u128 = brute.iter().filter(|o| o.2.len() == 1).map(|o| o.1).sum();
+                assert!((scored.p_certain_after - share(certain)).abs() < 1e-15);
+                let nobody: u128 = brute
+                    .iter()
+                    .filter(|o| o.0 == Response::Nobody)
+                    .map(|o| o.1)
+                    .sum();
+                assert!((scored.p_nobody - share(nobody)).abs() < 1e-15);
+                let right: u128 = brute
+                    .iter()
+                    .map(|o| o.2.iter().map(|e| e.1).max().unwrap())
+                    .sum();
+                assert!((scored.p_right_after - share(right)).abs() < 1e-15);
+                let bits: f64 = brute
+                    .iter()
+                    .map(|o| share(o.1) * (o.2.len() as f64).log2())
+                    .sum();
+                assert!((scored.live_bits_after - bits).abs() < 1e-12);
+                // Dead cards: those of no possible envelope triple.
+                let possible = |c: Card| deals(knowledge, model).iter().any(|d| d.0.contains(&c));
+                for c in cards {
+                    assert_eq!(scored.dead.contains(c), !possible(c), "{cards:?} {c:?}");
+                }
                 checked += 1;
             }
         }
@@ -372,7 +401,7 @@ fn relabelling_cards_leaves_every_gain_unchanged() {
 }
 
 #[test]
-fn the_best_suggestion_is_not_always_the_most_likely_triple() {
+fn the_best_suggestion_by_gain_is_not_always_the_most_likely_triple() {
     // Me (seat 0) with suspect 1 and room 7; seat 1 answers first, then
     // seat 2. Seat 1 holds neither suspect 0 nor weapon 4; seat 2 does not
     // hold weapon 3. Suspect 0, weapon 3 and room 6 make the most likely
@@ -391,7 +420,15 @@ fn the_best_suggestion_is_not_always_the_most_likely_triple() {
             cards: CardSet::of(&[Card(3)]),
         },
     ]);
-    let advice = advise(&k, Model::EqualDeals, Seat(0), None).unwrap();
+    let advice = advise_by(
+        &k,
+        Model::EqualDeals,
+        Seat(0),
+        None,
+        Objective::InformationGain,
+    )
+    .unwrap();
+    assert_eq!(advice.objective, Objective::InformationGain);
     assert_eq!(advice.most_likely, [Card(0), Card(3), Card(6)]);
     assert!((advice.p_most_likely - 0.125).abs() < 1e-15);
     let best = &advice.ranking[0];
@@ -407,9 +444,65 @@ fn the_best_suggestion_is_not_always_the_most_likely_triple() {
         best.expected_gain,
         rule.expected_gain
     );
-    // And both gains are the brute force's.
+    // The default objective, P(certain after), ranks the most likely
+    // triple first instead: its "nobody" (1 in 8) solves the game, and no
+    // suggestion is more likely to leave a single triple.
+    let default = advise(&k, Model::EqualDeals, Seat(0), None).unwrap();
+    assert_eq!(default.objective, Objective::DEFAULT);
+    assert_eq!(default.ranking[0].cards, advice.most_likely);
+    assert!(default.ranking[0].p_certain_after > best.p_certain_after);
+    assert!(default
+        .ranking
+        .windows(2)
+        .all(|w| w[0].p_certain_after >= w[1].p_certain_after));
+    // And both rankings' numbers are the brute force's.
     assert_eq!(
         check_against_brute_force(&k, Model::EqualDeals, Seat(0)),
         27
     );
+}
+
+#[test]
+fn symmetric_suggestions_tie_exactly_and_keep_the_canonical_order() {
+    // With no facts, relabelling the suspects or weapons I do not hold
+    // (and the rooms) is a symmetry: every suggestion of live cards has an
+    // image with the same outcome weights. Their keys tie to the last bit,
+    // so the ranking keeps canonical order among them.
+    let k = small_game(&[]);
+    for objective in Objective::ALL {
+        let advice = advise_by(&k, Model::UniformResponder, Seat(0), None, objective).unwrap();
+        let live: Vec<&Scored> = advice
+            .ranking
+            .iter()
+            .filter(|s| s.dead.is_empty())
+            .collect();
+        // Suspects 0, 2; weapons 3, 4, 5; rooms 6, 8: 2 * 3 * 2 live triples.
+        assert_eq!(live.len(), 12, "{objective:?}");
+        for s in &live {
+            assert_eq!(
+                s.p_certain_after.to_bits(),
+                live[0].p_certain_after.to_bits()
+            );
+            assert_eq!(s.expected_gain.to_bits(), live[0].expected_gain.to_bits());
+            assert_eq!(
+                s.live_bits_after.to_bits(),
+                live[0].live_bits_after.to_bits()
+            );
+        }
+        let positions: Vec<usize> = live
+            .iter()
+            .map(|s| {
+                advice
+                    .ranking
+                    .iter()
+                    .position(|r| r.cards == s.cards)
+                    .unwrap()
+            })
+            .collect();
+        assert!(positions.windows(2).all(|w| w[0] < w[1]), "{objective:?}");
+        let canonical: Vec<[Card; 3]> = live.iter().map(|s| s.cards).collect();
+        let mut sorted = canonical.clone();
+        sorted.sort();
+        assert_eq!(canonical, sorted, "{objective:?}");
+    }
 }

@@ -27,16 +27,20 @@ pub struct Args {
     /// card to show).
     #[arg(long, default_value = "equal-deals")]
     pub model: String,
-    /// Rank every suggestion I can make by exact expected information gain
-    /// (and report the accusation) instead of printing the notebook.
+    /// Rank every suggestion I can make by the default objective (the
+    /// chance the envelope is certain after it; the document names the
+    /// objective and its tie keys) and report the accusation, instead of
+    /// printing the notebook.
     #[arg(long)]
     pub advise: bool,
     /// With --advise: only suggestions in this room (the one I am in).
     #[arg(long, requires = "advise")]
     pub room: Option<String>,
-    /// With --advise: how many suggestions to list.
-    #[arg(long, default_value_t = 10, requires = "advise")]
-    pub top: usize,
+    /// With --advise: how many suggestions to list, 1 to 1000 (the bound
+    /// `POST /v1/cluedo/advice` takes).
+    #[arg(long, default_value_t = 10, requires = "advise",
+          value_parser = clap::value_parser!(u64).range(1..=super::advice_cli::MAX_TOP))]
+    pub top: u64,
 }
 
 /// One card's line of the JSON notebook.
@@ -72,8 +76,13 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
         .knowledge()
         .with_context(|| format!("in {}", args.log.display()))?;
     if args.advise {
-        let doc =
-            super::advice_cli::document(&log, &knowledge, model, args.room.as_deref(), args.top)?;
+        let doc = super::advice_cli::document(
+            &log,
+            &knowledge,
+            model,
+            args.room.as_deref(),
+            args.top as usize,
+        )?;
         let output = if args.json {
             serde_json::to_string_pretty(&doc)? + "\n"
         } else {

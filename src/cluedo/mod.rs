@@ -14,6 +14,7 @@
 
 pub mod advice_cli;
 pub mod cli;
+pub mod race;
 pub mod simulate;
 
 use std::collections::BTreeMap;

@@ -1,12 +1,30 @@
-//! Simulated Cluedo games for benchmarks and tests: a seeded random deal and
-//! a run of suggestions answered by the rules (the first player holding a
-//! named card shows one at random), written down as the game log of one
-//! seat. The logs are consistent by construction. [`suggestions_to_solve`]
-//! plays a game to the end under a suggestion [`Policy`], to compare the
-//! exact advice with the most-likely-triple rule.
+//! Simulated Cluedo games for benchmarks and tests: a seeded random deal,
+//! suggestions answered by the rules, written down as the game log of one
+//! seat (consistent by construction).
+//!
+//! - [`simulated_log`]: a mid-game log after random suggestions (the
+//!   engine benchmarks' workload).
+//! - [`solitaire`]: only I suggest, ranked by an [`Objective`], until the
+//!   envelope is certain (the policy comparison).
+//! - [`race`]: every player suggests in turn; one is advised, the others
+//!   suggest the most likely triple; each accuses when certain (or, for the
+//!   advised player, by an [`AccuseRule`]), and the first right accusation
+//!   wins.
+//!
+//! **Fair answers.** Which card a responder shows is not drawn from a
+//! running random stream (which would diverge between two policies as soon
+//! as they ask different things) but read from a hash of (seed, turn,
+//! responder, the three cards named): two policies asking the same thing at
+//! the same turn of the same deal get the same answer, so paired
+//! comparisons only differ where the policies do. [`Responders`] says how
+//! the hash becomes a choice: uniformly among the named cards held (what the
+//! `uniform-responder` model assumes), or by a fixed per-player preference
+//! (a habit that model does not expect, to measure what a mismatched model
+//! costs).
 
 use gametab_games::cluedo::{
-    Card, CardSet, Category, Deck, GameLog, LoggedSuggestion, Rules, Seat,
+    accusation, advise_by, Card, CardSet, Category, Deck, GameLog, LoggedAccusation,
+    LoggedSuggestion, Model, Objective, Rules, Seat,
 };
 
 /// A small deterministic generator (xorshift64*), so that runs repeat.
@@ -100,79 +118,349 @@ pub fn simulated_log(players: usize, me: u8, suggestions: usize, seed: u64) -> G
     log
 }
 
-/// How [`suggestions_to_solve`] picks my next suggestion.
+/// How simulated responders pick the card they show among the named cards
+/// they hold.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Policy {
-    /// The suggestion of highest exact expected information gain
-    /// (`gametab_games::cluedo::advise`).
-    InformationGain,
-    /// The single most likely envelope triple (ties: first in deck order).
-    MostLikelyTriple,
+pub enum Responders {
+    /// Uniformly (the `uniform-responder` model's assumption), from the
+    /// hash of the question.
+    Uniform,
+    /// Always the held card a fixed, per-player random preference ranks
+    /// first (drawn from the deal's seed).
+    Habit,
 }
 
-/// Play a seeded game in which only I (seat 0) suggest, answered by the
-/// rules (the first opponent from my left holding a named card shows me one
-/// of them at random), until the envelope is certain. Returns how many
-/// suggestions that took, or `None` when `limit` was reached first (the
-/// most-likely rule can repeat a suggestion that teaches nothing).
+impl Responders {
+    /// Both behaviours.
+    pub const ALL: [Responders; 2] = [Responders::Uniform, Responders::Habit];
+
+    /// The behaviour's name.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Responders::Uniform => "uniform",
+            Responders::Habit => "habit",
+        }
+    }
+}
+
+/// splitmix64's finaliser: a well-mixed 64-bit hash step.
+fn mix(mut z: u64) -> u64 {
+    z = (z ^ z >> 30).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ z >> 27).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ z >> 31
+}
+
+/// The hash of a sequence of words.
+fn hash(words: &[u64]) -> u64 {
+    words
+        .iter()
+        .fold(0x243f_6a88_85a3_08d3, |h, &w| mix(h ^ mix(w)))
+}
+
+/// A seeded deal and its responders: who holds what, and who shows what to
+/// whom.
+#[derive(Debug, Clone)]
+pub struct Table {
+    seed: u64,
+    deck: Deck,
+    hands: Vec<CardSet>,
+    responders: Responders,
+}
+
+impl Table {
+    /// The deal of `seed` for `players` (3..=6) with `responders`.
+    ///
+    /// # Panics
+    /// For `players` outside 3..=6 (a benchmark helper).
+    pub fn new(players: usize, seed: u64, responders: Responders) -> Table {
+        let (deck, hands) = deal(players, &mut Rng::seeded(seed));
+        Table {
+            seed,
+            deck,
+            hands,
+            responders,
+        }
+    }
+
+    /// Number of players.
+    pub fn players(&self) -> usize {
+        self.hands.len()
+    }
+
+    /// The hand of `seat`.
+    pub fn hand(&self, seat: Seat) -> CardSet {
+        self.hands[seat.index()]
+    }
+
+    /// The envelope.
+    pub fn envelope(&self) -> CardSet {
+        self.deck
+            .all_cards()
+            .minus(self.hands.iter().fold(CardSet::EMPTY, |a, &h| a.or(h)))
+    }
+
+    /// The answer to `by` naming `named` at `turn`: the first player from
+    /// `by`'s left holding a named card and the card shown.
+    pub fn answer(&self, turn: usize, by: Seat, named: CardSet) -> Option<(Seat, Card)> {
+        let n = self.players();
+        (1..n).find_map(|step| {
+            let responder = Seat(((by.index() + step) % n) as u8);
+            let held = self.hands[responder.index()].and(named);
+            let cards: Vec<Card> = held.cards().collect();
+            if cards.is_empty() {
+                return None;
+            }
+            let card = match self.responders {
+                Responders::Uniform => {
+                    let h = hash(&[
+                        self.seed,
+                        turn as u64,
+                        u64::from(responder.0),
+                        named.0.into(),
+                    ]);
+                    cards[(h % cards.len() as u64) as usize]
+                }
+                Responders::Habit => *cards
+                    .iter()
+                    .min_by_key(|c| hash(&[self.seed, u64::from(responder.0), c.0.into(), 7]))
+                    .unwrap_or(&cards[0]),
+            };
+            Some((responder, card))
+        })
+    }
+
+    /// An empty log for `seat`.
+    fn log(&self, seat: Seat) -> GameLog {
+        GameLog {
+            players: self.players(),
+            me: seat.0,
+            names: Vec::new(),
+            hand: self
+                .hand(seat)
+                .cards()
+                .map(|c| self.deck.card_name(c))
+                .collect(),
+            suggestions: Vec::new(),
+            accusations: Vec::new(),
+            facts: Vec::new(),
+        }
+    }
+}
+
+/// How a simulated player picks a suggestion.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Policy {
+    /// The ranking's objective.
+    pub objective: Objective,
+    /// How the player reads past answers.
+    pub model: Model,
+    /// The player's first this many suggestions are the best of those
+    /// naming a dead card (to measure what one costs); 0 for the ranking's
+    /// own choice throughout.
+    pub dead_first: usize,
+}
+
+impl Policy {
+    /// The ranking by `objective`, past answers read with `model`.
+    pub fn new(objective: Objective, model: Model) -> Policy {
+        Policy {
+            objective,
+            model,
+            dead_first: 0,
+        }
+    }
+
+    /// The policy a bench names: an objective's name, with `+deadK` for
+    /// [`Policy::dead_first`] = K (e.g. `certainty+dead1`).
+    ///
+    /// # Errors
+    /// An unknown objective or a malformed suffix.
+    pub fn parse(name: &str, model: Model) -> gametab_games::Result<Policy> {
+        let (objective, dead) = match name.split_once("+dead") {
+            Some((objective, k)) => (
+                objective,
+                k.parse().map_err(|_| gametab_games::Error::OutOfRange {
+                    what: "policy",
+                    detail: format!("{name:?}: want OBJECTIVE or OBJECTIVE+deadK"),
+                })?,
+            ),
+            None => (name, 0),
+        };
+        Ok(Policy {
+            dead_first: dead,
+            ..Policy::new(Objective::parse(objective)?, model)
+        })
+    }
+
+    /// The policy's name, as [`Policy::parse`] reads it.
+    pub fn name(&self) -> String {
+        match self.dead_first {
+            0 => self.objective.name().to_string(),
+            k => format!("{}+dead{k}", self.objective.name()),
+        }
+    }
+
+    /// The suggestion this policy makes from `log` (whose `me` is the
+    /// suggester), having made `made` suggestions before.
+    fn suggest(&self, log: &GameLog, made: usize) -> gametab_games::Result<[Card; 3]> {
+        let knowledge = log.knowledge()?;
+        let dead = made < self.dead_first;
+        if self.objective == Objective::MostLikely && !dead {
+            // The ranking's first entry, without scoring the others.
+            return Ok(accusation(&knowledge, self.model)?.0);
+        }
+        let advice = advise_by(&knowledge, self.model, Seat(log.me), None, self.objective)?;
+        let pick = advice
+            .ranking
+            .iter()
+            .find(|s| !dead || !s.dead.is_empty())
+            .unwrap_or(&advice.ranking[0]);
+        Ok(pick.cards)
+    }
+}
+
+/// Record `by`'s suggestion of `named` and its answer in `log` (the card
+/// only if the log's owner suggested or showed it).
+fn record(log: &mut GameLog, deck: &Deck, by: Seat, named: CardSet, answer: Option<(Seat, Card)>) {
+    let me = log.me;
+    log.suggestions.push(LoggedSuggestion {
+        by: by.0,
+        cards: named.cards().map(|c| deck.card_name(c)).collect(),
+        shown_by: answer.map(|a| a.0 .0),
+        card: answer
+            .filter(|a| by.0 == me || a.0 .0 == me)
+            .map(|a| deck.card_name(a.1)),
+    });
+}
+
+/// Whether the envelope is certain to the owner of `log` (the support is
+/// the same under both models).
+fn certain(log: &GameLog) -> gametab_games::Result<bool> {
+    Ok(accusation(&log.knowledge()?, Model::EqualDeals)?.1 >= 1.0)
+}
+
+/// Play the deal of `table` with only seat 0 suggesting, by `policy`,
+/// until the envelope is certain. Returns how many suggestions that took,
+/// or `None` when `limit` was reached first.
 ///
 /// # Errors
 /// Engine errors (none for consistent simulated logs).
-///
-/// # Panics
-/// For `players` outside 3..=6 (a benchmark helper).
-pub fn suggestions_to_solve(
-    players: usize,
-    seed: u64,
+pub fn solitaire(
+    table: &Table,
     policy: Policy,
     limit: usize,
 ) -> gametab_games::Result<Option<usize>> {
-    use gametab_games::cluedo::{accusation, advise, Model};
-    let mut rng = Rng::seeded(seed);
-    let (deck, hands) = deal(players, &mut rng);
-    let name = |c: Card| deck.card_name(c);
-    let mut log = GameLog {
-        players,
-        me: 0,
-        names: Vec::new(),
-        hand: hands[0].cards().map(name).collect(),
-        suggestions: Vec::new(),
-        accusations: Vec::new(),
-        facts: Vec::new(),
-    };
+    let me = Seat(0);
+    let mut log = table.log(me);
     for made in 0..=limit {
-        let knowledge = log.knowledge()?;
-        let (likely, p) = accusation(&knowledge, Model::EqualDeals)?;
-        if p >= 1.0 {
+        if certain(&log)? {
             return Ok(Some(made));
         }
         if made == limit {
             break;
         }
-        let named = match policy {
-            Policy::MostLikelyTriple => likely,
-            Policy::InformationGain => advise(&knowledge, Model::EqualDeals, Seat(0), None)?
-                .ranking
-                .first()
-                .map_or(likely, |s| s.cards),
-        };
-        let named = CardSet::of(&named);
-        let mut shown_by = None;
-        let mut card = None;
-        for (responder, hand) in hands.iter().enumerate().skip(1) {
-            let held = hand.and(named);
-            if !held.is_empty() {
-                shown_by = Some(responder as u8);
-                card = Some(name(rng.pick(held)));
-                break;
-            }
-        }
-        log.suggestions.push(LoggedSuggestion {
-            by: 0,
-            cards: named.cards().map(name).collect(),
-            shown_by,
-            card,
-        });
+        let named = CardSet::of(&policy.suggest(&log, made)?);
+        let answer = table.answer(made, me, named);
+        record(&mut log, &table.deck, me, named, answer);
     }
     Ok(None)
+}
+
+/// When the advised player of a [`race`] accuses.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum AccuseRule {
+    /// Only when certain.
+    WhenCertain,
+    /// When certain, or when the most likely triple has at least this
+    /// chance after the player's own suggestion.
+    AtLeast(f64),
+}
+
+/// The end of a race.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RaceResult {
+    /// The winner (`None`: everybody accused wrongly, or the turn limit).
+    pub winner: Option<Seat>,
+    /// Turns played (suggestions made).
+    pub turns: usize,
+    /// Whether the advised player accused before being certain.
+    pub gambled: bool,
+    /// Per seat, the turns it took (each a suggestion, or an accusation
+    /// at the start of the turn) before the race ended.
+    pub turns_of: Vec<usize>,
+}
+
+/// A race on `table`: every player takes turns from seat 0; `advised`
+/// follows `policy` and `rule`, the others suggest the most likely triple
+/// (read with `policy.model`) and accuse when certain. A player certain at
+/// the start of their turn accuses at once; otherwise they suggest and may
+/// accuse after the answer. A wrong accusation puts its maker out (they
+/// still answer suggestions, and everybody learns the triple is not the
+/// envelope). At most `limit` turns.
+///
+/// # Errors
+/// Engine errors (none for consistent simulated logs).
+pub fn race(
+    table: &Table,
+    advised: Seat,
+    policy: Policy,
+    rule: AccuseRule,
+    limit: usize,
+) -> gametab_games::Result<RaceResult> {
+    let n = table.players();
+    let others = Policy::new(Objective::MostLikely, policy.model);
+    let mut logs: Vec<GameLog> = (0..n).map(|s| table.log(Seat(s as u8))).collect();
+    let mut out = vec![false; n];
+    let mut turns_of = vec![0usize; n];
+    let envelope = table.envelope();
+    let mut gambled = false;
+    let result = |winner: Option<Seat>, turns: usize, gambled: bool, turns_of: &[usize]| {
+        Ok(RaceResult {
+            winner,
+            turns,
+            gambled,
+            turns_of: turns_of.to_vec(),
+        })
+    };
+    for turn in 0..limit {
+        let by = Seat((turn % n) as u8);
+        if out.iter().all(|&o| o) {
+            break;
+        }
+        if out[by.index()] {
+            continue;
+        }
+        turns_of[by.index()] += 1;
+        let log = &logs[by.index()];
+        let (likely, p) = accusation(&log.knowledge()?, policy.model)?;
+        if p >= 1.0 {
+            let winner = (CardSet::of(&likely) == envelope).then_some(by);
+            return result(winner, turn, gambled, &turns_of);
+        }
+        let mine = if by == advised { policy } else { others };
+        let named = CardSet::of(&mine.suggest(log, turns_of[by.index()] - 1)?);
+        let answer = table.answer(turn, by, named);
+        for log in &mut logs {
+            record(log, &table.deck, by, named, answer);
+        }
+        let (likely, p) = accusation(&logs[by.index()].knowledge()?, policy.model)?;
+        let accuse =
+            p >= 1.0 || (by == advised && matches!(rule, AccuseRule::AtLeast(t) if p >= t));
+        if accuse {
+            gambled = gambled || p < 1.0;
+            if CardSet::of(&likely) == envelope {
+                return result(Some(by), turn + 1, gambled, &turns_of);
+            }
+            // Wrong: the accuser is out, and everybody learns the triple
+            // is not the envelope.
+            out[by.index()] = true;
+            for log in &mut logs {
+                log.accusations.push(LoggedAccusation {
+                    by: by.0,
+                    cards: likely.iter().map(|&c| table.deck.card_name(c)).collect(),
+                });
+            }
+        }
+    }
+    result(None, limit, gambled, &turns_of)
 }

@@ -24,9 +24,10 @@
 //! it; the suggestion being scored always uses the uniform responder.
 
 use super::cards::{Card, CardSet, Category, Rules, Seat};
-use super::engine::{envelope_joint, position_in_category, triple_index, EnvelopeJoint};
+use super::engine::{analyse, envelope_joint, position_in_category, triple_index, EnvelopeJoint};
 use super::facts::{Fact, Knowledge};
-use super::notebook::Model;
+use super::notebook::{Model, Place};
+use super::ranking::{entropy, live, order, Now, Objective};
 use crate::error::{Error, Result};
 
 /// Who answers a suggestion, and with what.
@@ -60,9 +61,16 @@ impl Outcome {
     pub fn envelope_entropy(&self) -> f64 {
         entropy(&self.envelope)
     }
+
+    /// The envelope triples still possible after this outcome (1: the
+    /// envelope is certain).
+    pub fn live_triples(&self) -> usize {
+        live(&self.envelope)
+    }
 }
 
-/// A suggestion's exact outcome distribution and its expected gain.
+/// A suggestion's exact outcome distribution and what the ranking reads
+/// from it.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Scored {
     /// The suggestion: suspect, weapon, room.
@@ -76,18 +84,32 @@ pub struct Scored {
     pub expected_gain: f64,
     /// The chance of being shown a card.
     pub p_shown: f64,
-}
-
-impl Scored {
-    /// `P(outcome)`.
-    pub fn probability(&self, outcome: &Outcome) -> f64 {
-        outcome.weight as f64 / self.denominator as f64
-    }
+    /// The chance that nobody can answer (then the three cards are the
+    /// envelope's or mine).
+    pub p_nobody: f64,
+    /// The chance that the envelope is certain after the answer (a single
+    /// triple left with positive probability).
+    pub p_certain_after: f64,
+    /// The chance that the most likely triple after the answer is the
+    /// envelope: the win chance of accusing right after this suggestion
+    /// (at least `p_certain_after`).
+    pub p_right_after: f64,
+    /// The expected base-2 logarithm of the number of envelope triples
+    /// still possible after the answer.
+    pub live_bits_after: f64,
+    /// The chance that this very triple is the envelope.
+    pub p_envelope: f64,
+    /// The named cards that cannot be in the envelope (mine, or placed).
+    pub dead: CardSet,
 }
 
 /// Every suggestion scored, best first, and the accusation report.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Advice {
+    /// The objective that ordered the ranking.
+    pub objective: Objective,
+    /// Envelope triples still possible now.
+    pub live_triples: usize,
     /// Entropy of the envelope now, bits.
     pub entropy_now: f64,
     /// Suggestions, best first.
@@ -96,23 +118,6 @@ pub struct Advice {
     pub most_likely: [Card; 3],
     /// Its probability: the chance that accusing it now wins.
     pub p_most_likely: f64,
-}
-
-/// Entropy in bits of the distribution proportional to `weights`.
-fn entropy(weights: &[u128]) -> f64 {
-    let total: u128 = weights.iter().sum();
-    if total == 0 {
-        return 0.0;
-    }
-    let total = total as f64;
-    -weights
-        .iter()
-        .filter(|&&w| w > 0)
-        .map(|&w| {
-            let p = w as f64 / total;
-            p * p.log2()
-        })
-        .sum::<f64>()
 }
 
 fn overflow() -> Error {
@@ -154,17 +159,75 @@ struct Configuration {
     sixths: u128,
 }
 
+/// Who may hold, and who surely holds, each card: a screen that skips the
+/// hand configurations no deal has (a skipped configuration would count
+/// zero deals, so nothing changes but the time).
+struct Holdings {
+    /// Per seat, the cards it holds in some consistent deal.
+    possible: Vec<CardSet>,
+    /// Per seat, the cards it holds in every consistent deal.
+    surely: Vec<CardSet>,
+}
+
+impl Holdings {
+    /// The holdings of `knowledge` (the same under both models: a deal's
+    /// responder weight is never zero).
+    fn of(knowledge: &Knowledge) -> Result<Holdings> {
+        let notebook = analyse(knowledge, Model::EqualDeals)?;
+        let rules = knowledge.rules();
+        let cards = rules.deck().all_cards();
+        let held = |seat: Seat, keep: &dyn Fn(u128) -> bool| {
+            cards
+                .cards()
+                .filter(|&c| keep(notebook.deals_with(c, Place::Hand(seat))))
+                .fold(CardSet::EMPTY, CardSet::with)
+        };
+        Ok(Holdings {
+            possible: rules.seats().map(|s| held(s, &|d| d > 0)).collect(),
+            surely: rules
+                .seats()
+                .map(|s| held(s, &|d| d == notebook.deals()))
+                .collect(),
+        })
+    }
+}
+
 /// Score the suggestion `cards` (one per category) made by `me`.
 ///
 /// # Errors
 /// [`Error::OutOfRange`] when the exact weights overflow 128 bits;
 /// [`Error::Inconsistent`] when the log admits no deal.
 pub fn score(knowledge: &Knowledge, model: Model, me: Seat, cards: [Card; 3]) -> Result<Scored> {
+    let base = envelope_joint(knowledge, model)?
+        .ok_or_else(|| Error::Inconsistent("no deal agrees with the log".to_string()))?;
+    let rules = *knowledge.rules();
+    let now = Now::new(&rules, &base.counts);
+    let holdings = Holdings::of(knowledge)?;
+    score_from(knowledge, model, me, cards, &base, &now, &holdings)
+}
+
+/// [`score`] with the envelope distribution now already counted.
+fn score_from(
+    knowledge: &Knowledge,
+    model: Model,
+    me: Seat,
+    cards: [Card; 3],
+    base: &EnvelopeJoint,
+    now: &Now<'_>,
+    holdings: &Holdings,
+) -> Result<Scored> {
     let rules = *knowledge.rules();
     let named = CardSet::of(&cards);
     let mut configurations = Vec::new();
     let mut passers: Vec<Fact> = Vec::new();
+    // Whether some deal lets every seat so far hold none of the three.
+    let mut reached = true;
     for seat in answering_order(&rules, me) {
+        if !reached {
+            break;
+        }
+        let may = holdings.possible[seat.index()].and(named);
+        let must = holdings.surely[seat.index()].and(named);
         // Every non-empty subset H of the named cards held by `seat`.
         for subset in 1u8..8 {
             let held: Vec<Card> = (0..3)
@@ -172,6 +235,9 @@ pub fn score(knowledge: &Knowledge, model: Model, me: Seat, cards: [Card; 3]) ->
                 .map(|i| cards[i])
                 .collect();
             let held_set = CardSet::of(&held);
+            if !held_set.minus(may).is_empty() || !must.minus(held_set).is_empty() {
+                continue;
+            }
             let mut facts = passers.clone();
             facts.extend(held.iter().map(|&card| Fact::Holds { player: seat, card }));
             let rest = named.minus(held_set);
@@ -199,8 +265,15 @@ pub fn score(knowledge: &Knowledge, model: Model, me: Seat, cards: [Card; 3]) ->
             player: seat,
             cards: named,
         });
+        reached = must.is_empty();
     }
-    if let Some(more) = with(knowledge, &passers) {
+    // Nobody answers only if no seat surely holds a named card.
+    let nobody = if reached {
+        with(knowledge, &passers)
+    } else {
+        None
+    };
+    if let Some(more) = nobody {
         if let Some(joint) = envelope_joint(&more, model)? {
             configurations.push(Configuration {
                 response: Response::Nobody,
@@ -209,8 +282,6 @@ pub fn score(knowledge: &Knowledge, model: Model, me: Seat, cards: [Card; 3]) ->
             });
         }
     }
-    let base = envelope_joint(knowledge, model)?
-        .ok_or_else(|| Error::Inconsistent("no deal agrees with the log".to_string()))?;
     // One denominator: every configuration's counts are deals times its
     // scale; bring all scales to their least common multiple.
     let common = configurations
@@ -261,31 +332,29 @@ pub fn score(knowledge: &Knowledge, model: Model, me: Seat, cards: [Card; 3]) ->
             "the outcomes of a suggestion weigh {total}, not {denominator}: the responder model does not add up"
         )));
     }
-    let now = entropy(&base.counts);
-    let after: f64 = outcomes
-        .iter()
-        .map(|o| o.weight as f64 / denominator as f64 * o.envelope_entropy())
-        .sum();
-    let nobody: u128 = outcomes
-        .iter()
-        .filter(|o| o.response == Response::Nobody)
-        .map(|o| o.weight)
-        .sum();
-    Ok(Scored {
-        cards,
-        outcomes,
-        denominator,
-        expected_gain: now - after,
-        p_shown: 1.0 - nobody as f64 / denominator as f64,
-    })
+    Ok(Scored::new(now, cards, outcomes, denominator))
 }
 
 /// Every suggestion `me` can make (in `room` only, when given), scored and
-/// ranked best first, with the accusation report.
+/// ranked best first by the default objective, with the accusation report.
 ///
 /// # Errors
 /// As [`score`]; [`Error::OutOfRange`] for a `room` that is not a room.
 pub fn advise(knowledge: &Knowledge, model: Model, me: Seat, room: Option<Card>) -> Result<Advice> {
+    advise_by(knowledge, model, me, room, Objective::DEFAULT)
+}
+
+/// As [`advise`], ranked by `objective`.
+///
+/// # Errors
+/// As [`advise`].
+pub fn advise_by(
+    knowledge: &Knowledge,
+    model: Model,
+    me: Seat,
+    room: Option<Card>,
+    objective: Objective,
+) -> Result<Advice> {
     let rules = *knowledge.rules();
     let deck = rules.deck();
     if let Some(room) = room {
@@ -302,22 +371,30 @@ pub fn advise(knowledge: &Knowledge, model: Model, me: Seat, room: Option<Card>)
         Some(room) => vec![room],
         None => deck.category_cards(Category::Room).cards().collect(),
     };
+    let now = Now::new(&rules, &base.counts);
+    let holdings = Holdings::of(knowledge)?;
     let mut ranking = Vec::new();
     for suspect in deck.category_cards(Category::Suspect).cards() {
         for weapon in deck.category_cards(Category::Weapon).cards() {
             for &room in &rooms {
-                ranking.push(score(knowledge, model, me, [suspect, weapon, room])?);
+                ranking.push(score_from(
+                    knowledge,
+                    model,
+                    me,
+                    [suspect, weapon, room],
+                    &base,
+                    &now,
+                    &holdings,
+                )?);
             }
         }
     }
-    ranking.sort_by(|a, b| {
-        b.expected_gain
-            .total_cmp(&a.expected_gain)
-            .then(b.p_shown.total_cmp(&a.p_shown))
-    });
+    order(&mut ranking, objective);
     let (most_likely, p_most_likely) = most_likely_of(&rules, &base)?;
     Ok(Advice {
-        entropy_now: entropy(&base.counts),
+        objective,
+        live_triples: live(&base.counts),
+        entropy_now: now.entropy(),
         ranking,
         most_likely,
         p_most_likely,
@@ -354,7 +431,7 @@ fn most_likely_of(rules: &Rules, base: &EnvelopeJoint) -> Result<([Card; 3], f64
 }
 
 /// The triple with index `index` (see [`triple_index`]).
-fn triple_of(rules: &Rules, index: usize) -> [Card; 3] {
+pub(crate) fn triple_of(rules: &Rules, index: usize) -> [Card; 3] {
     let deck = rules.deck();
     let weapons = deck.category_size(Category::Weapon);
     let rooms = deck.category_size(Category::Room);

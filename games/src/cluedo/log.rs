@@ -22,10 +22,20 @@
 //!   "facts": [{"kind": "holds", "player": 1, "card": "Lead Piping"}]
 //! }
 //! ```
+//!
+//! A log that breaks the rules is refused with a [`LogError`] naming the
+//! entry ([`LogEvent`], e.g. `suggestions[3]`) and what is wrong with it:
+//! a suggestion or accusation that is not exactly one suspect, one weapon
+//! and one room, a card listed twice, a `names` list that is not one name
+//! per seat, a seat that is not at the table. Reading such a log anyway
+//! (a set of cards instead of the list) would silently answer another
+//! question, so nothing is repaired.
+
+use std::fmt;
 
 use serde::{Deserialize, Serialize};
 
-use super::cards::{Card, CardSet, Rules, Seat};
+use super::cards::{Card, CardSet, Category, Deck, Rules, Seat};
 use super::facts::{Fact, Knowledge, Observer};
 use crate::error::{Error, Result};
 
@@ -126,65 +136,230 @@ impl GameLog {
             .unwrap_or_else(|| format!("player {}", seat.0))
     }
 
-    /// The knowledge the log gives me.
+    /// The knowledge the log gives me, every entry checked against the
+    /// rules.
     ///
     /// # Errors
-    /// [`Error::OutOfRange`] for unknown cards or seats, a suggestion that is
-    /// not one card per category, a shown card I could not have seen, or a
-    /// suggester showing to themselves.
-    pub fn knowledge(&self) -> Result<Knowledge> {
-        let rules = Rules::standard(self.players)?;
+    /// A [`LogError`] naming the first entry refused: a number of players
+    /// outside 3..=6, `me` or another seat not at the table, a `names` list
+    /// that is neither empty nor one name per seat, an unknown card, a card
+    /// listed twice, a hand of the wrong size, a suggestion or accusation
+    /// that is not one card per category, a shown card I could not have
+    /// seen, or a suggester showing to themselves.
+    pub fn knowledge(&self) -> std::result::Result<Knowledge, LogError> {
+        let at = |event: LogEvent| move |error: Error| LogError { event, error };
+        let rules = Rules::standard(self.players).map_err(at(LogEvent::Players))?;
+        if !self.names.is_empty() && self.names.len() != self.players {
+            return Err(LogError {
+                event: LogEvent::Names,
+                error: Error::OutOfRange {
+                    what: "names",
+                    detail: format!(
+                        "{} names for {} players: give one name per seat, or none",
+                        self.names.len(),
+                        self.players
+                    ),
+                },
+            });
+        }
         let deck = *rules.deck();
-        let cards = |names: &[String]| -> Result<CardSet> {
-            names
-                .iter()
-                .map(|n| deck.parse_card(n))
-                .try_fold(CardSet::EMPTY, |set, c| Ok(set.with(c?)))
-        };
         let me = Seat(self.me);
-        let hand = cards(&self.hand)?;
-        let mut knowledge = Knowledge::new(rules, Observer::Player { seat: me, hand })?;
+        check_seat(&rules, me, "me").map_err(at(LogEvent::Me))?;
+        let hand = card_list(&deck, &self.hand).map_err(at(LogEvent::Hand))?;
+        let mut knowledge = Knowledge::new(
+            rules,
+            Observer::Player {
+                seat: me,
+                hand: CardSet::of(&hand),
+            },
+        )
+        .map_err(at(LogEvent::Hand))?;
         for (n, suggestion) in self.suggestions.iter().enumerate() {
-            for fact in suggestion.facts(&rules, me, cards(&suggestion.cards)?, n)? {
-                knowledge.add(fact)?;
+            let event = LogEvent::Suggestion(n);
+            let named = triple(&deck, &suggestion.cards, "suggestion").map_err(at(event))?;
+            for fact in suggestion.facts(&rules, me, named).map_err(at(event))? {
+                knowledge.add(fact).map_err(at(event))?;
             }
         }
-        for accusation in &self.accusations {
-            knowledge.add(Fact::FailedAccusation {
-                cards: cards(&accusation.cards)?,
-            })?;
+        for (n, accusation) in self.accusations.iter().enumerate() {
+            let event = LogEvent::Accusation(n);
+            check_seat(&rules, Seat(accusation.by), "accuser").map_err(at(event))?;
+            let cards = triple(&deck, &accusation.cards, "accusation").map_err(at(event))?;
+            knowledge
+                .add(Fact::FailedAccusation { cards })
+                .map_err(at(event))?;
         }
-        for fact in &self.facts {
-            knowledge.add(match fact {
-                LoggedFact::Holds { player, card } => Fact::Holds {
-                    player: Seat(*player),
-                    card: deck.parse_card(card)?,
-                },
-                LoggedFact::HoldsNone { player, cards: c } => Fact::HoldsNone {
-                    player: Seat(*player),
-                    cards: cards(c)?,
-                },
-                LoggedFact::HoldsAtLeastOne { player, cards: c } => Fact::HoldsAtLeastOne {
-                    player: Seat(*player),
-                    cards: cards(c)?,
-                },
-            })?;
+        for (n, fact) in self.facts.iter().enumerate() {
+            let event = LogEvent::Fact(n);
+            let set = |names: &[String]| card_list(&deck, names).map(|c| CardSet::of(&c));
+            let fact = match fact {
+                LoggedFact::Holds { player, card } => {
+                    deck.parse_card(card).map(|card| Fact::Holds {
+                        player: Seat(*player),
+                        card,
+                    })
+                }
+                LoggedFact::HoldsNone { player, cards } => {
+                    set(cards).map(|cards| Fact::HoldsNone {
+                        player: Seat(*player),
+                        cards,
+                    })
+                }
+                LoggedFact::HoldsAtLeastOne { player, cards } => {
+                    set(cards).map(|cards| Fact::HoldsAtLeastOne {
+                        player: Seat(*player),
+                        cards,
+                    })
+                }
+            };
+            knowledge.add(fact.map_err(at(event))?).map_err(at(event))?;
         }
         Ok(knowledge)
     }
 }
 
+/// The entry of a game log an error is about: a top-level field or one
+/// element of the `suggestions`, `accusations` or `facts` arrays (0-based,
+/// as in the JSON).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub enum LogEvent {
+    /// The `players` field.
+    Players,
+    /// The `me` field.
+    Me,
+    /// The `names` list.
+    Names,
+    /// The `hand` list.
+    Hand,
+    /// `suggestions[i]`.
+    Suggestion(usize),
+    /// `accusations[i]`.
+    Accusation(usize),
+    /// `facts[i]`.
+    Fact(usize),
+}
+
+impl LogEvent {
+    /// The JSON path of the entry: `players`, `me`, `names`, `hand`,
+    /// `suggestions[3]`, `accusations[0]`, `facts[1]`.
+    pub fn path(self) -> String {
+        match self {
+            LogEvent::Players => "players".into(),
+            LogEvent::Me => "me".into(),
+            LogEvent::Names => "names".into(),
+            LogEvent::Hand => "hand".into(),
+            LogEvent::Suggestion(i) => format!("suggestions[{i}]"),
+            LogEvent::Accusation(i) => format!("accusations[{i}]"),
+            LogEvent::Fact(i) => format!("facts[{i}]"),
+        }
+    }
+
+    /// The index within its array, for the array entries.
+    pub fn index(self) -> Option<usize> {
+        match self {
+            LogEvent::Suggestion(i) | LogEvent::Accusation(i) | LogEvent::Fact(i) => Some(i),
+            _ => None,
+        }
+    }
+}
+
+impl fmt::Display for LogEvent {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.path())
+    }
+}
+
+/// A game log refused: the entry ([`LogEvent`]) and the engine's error
+/// about it. A server answers it as a 422 whose parameter is
+/// [`LogEvent::path`].
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("{event}: {error}")]
+pub struct LogError {
+    /// The entry refused.
+    pub event: LogEvent,
+    /// What is wrong with it.
+    pub error: Error,
+}
+
+impl From<LogError> for Error {
+    /// The same kind of error, its detail prefixed with the entry's path.
+    fn from(e: LogError) -> Error {
+        match e.error {
+            Error::OutOfRange { what, detail } => Error::OutOfRange {
+                what,
+                detail: format!("{}: {detail}", e.event),
+            },
+            Error::Inconsistent(detail) => Error::Inconsistent(format!("{}: {detail}", e.event)),
+            budget @ Error::Budget(_) => budget,
+        }
+    }
+}
+
+fn check_seat(rules: &Rules, seat: Seat, what: &'static str) -> Result<()> {
+    if rules.has_seat(seat) {
+        Ok(())
+    } else {
+        Err(Error::OutOfRange {
+            what,
+            detail: format!(
+                "seat {}; seats are 0 to {} with {} players",
+                seat.0,
+                rules.players() - 1,
+                rules.players()
+            ),
+        })
+    }
+}
+
+/// The cards called `names`, each listed once.
+fn card_list(deck: &Deck, names: &[String]) -> Result<Vec<Card>> {
+    let mut cards: Vec<Card> = Vec::with_capacity(names.len());
+    for name in names {
+        let card = deck.parse_card(name)?;
+        if cards.contains(&card) {
+            return Err(Error::OutOfRange {
+                what: "card list",
+                detail: format!("{} is listed twice", deck.card_name(card)),
+            });
+        }
+        cards.push(card);
+    }
+    Ok(cards)
+}
+
+/// The cards of a suggestion or an accusation: exactly one suspect, one
+/// weapon and one room.
+fn triple(deck: &Deck, names: &[String], what: &'static str) -> Result<CardSet> {
+    let cards = CardSet::of(&card_list(deck, names)?);
+    let per_category = Category::ALL.map(|c| cards.and(deck.category_cards(c)).len());
+    if per_category == [1, 1, 1] {
+        return Ok(cards);
+    }
+    let [suspects, weapons, rooms] = per_category;
+    Err(Error::OutOfRange {
+        what,
+        detail: format!(
+            "{} is {} cards ({suspects} suspects, {weapons} weapons, {rooms} rooms), not one \
+             suspect, one weapon and one room",
+            deck.describe(cards),
+            cards.len()
+        ),
+    })
+}
+
 impl LoggedSuggestion {
-    /// The facts this suggestion gives me (suggestion number `n`, 0-based,
-    /// for error messages).
-    fn facts(&self, rules: &Rules, me: Seat, named: CardSet, n: usize) -> Result<Vec<Fact>> {
+    /// The facts this suggestion gives me.
+    fn facts(&self, rules: &Rules, me: Seat, named: CardSet) -> Result<Vec<Fact>> {
         let bad = |detail: String| Error::OutOfRange {
             what: "suggestion",
-            detail: format!("suggestion {}: {detail}", n + 1),
+            detail,
         };
         let by = Seat(self.by);
         if !rules.has_seat(by) || self.shown_by.is_some_and(|s| !rules.has_seat(Seat(s))) {
-            return Err(bad("a seat is not at the table".into()));
+            return Err(bad(format!(
+                "a seat is not at the table (seats are 0 to {})",
+                rules.players() - 1
+            )));
         }
         if self.shown_by == Some(self.by) {
             return Err(bad(

@@ -32,9 +32,11 @@ mod engine;
 mod facts;
 mod log;
 mod notebook;
+mod optimum;
+mod ranking;
 mod solver;
 
-pub use advice::{accusation, advise, score, Advice, Outcome, Response, Scored};
+pub use advice::{accusation, advise, advise_by, score, Advice, Outcome, Response, Scored};
 pub use cards::{
     Card, CardSet, Category, Deck, Rules, Seat, MAX_CARDS, MAX_PLAYERS, STANDARD_NAMES,
 };
@@ -44,8 +46,10 @@ pub use config::{
 };
 pub use engine::{analyse, count_deals};
 pub use facts::{Fact, Knowledge, Observer};
-pub use log::{GameLog, LoggedAccusation, LoggedFact, LoggedSuggestion};
+pub use log::{GameLog, LogError, LogEvent, LoggedAccusation, LoggedFact, LoggedSuggestion};
 pub use notebook::{Model, Notebook, Place};
+pub use optimum::{Evaluation, Optimum, Solitaire};
+pub use ranking::Objective;
 pub use solver::FewCandidatesSolver;
 
 #[cfg(test)]
