@@ -34,10 +34,10 @@ pub const HAZARD_TURNS: usize = 10;
 /// their next turn, when every player suggests the most likely triple and
 /// accuses when certain (seeded standard deals, uniform responders, hashed
 /// answers). Copied from the rows "opponent hazard, N=…" that
-/// `CLUEDO_POLICIES=most-likely CLUEDO_THRESHOLDS= CLUEDO_GAMES=2000
-/// cargo bench --features bench --bench cluedo_race` prints (N = 3, 4, 5:
-/// 2000 races each; N = 6: `CLUEDO_PLAYERS=6 CLUEDO_GAMES=600`, 600
-/// races). A turn fewer than 50 opponents reached in those races carries
+/// `CLUEDO_PLAYERS=3,4,5 CLUEDO_POLICIES=most-likely CLUEDO_THRESHOLDS=
+/// CLUEDO_GAMES=2000 cargo bench --features bench --bench cluedo_race`
+/// prints (N = 3, 4, 5: 2000 races each; N = 6: the same with
+/// `CLUEDO_PLAYERS=6 CLUEDO_GAMES=600`, 600 races). A turn fewer than 50 opponents reached in those races carries
 /// the last hazard measured on more (the bench prints the counts).
 pub const OPPONENT_HAZARD: [[f64; HAZARD_TURNS]; 4] = [
     [

@@ -290,7 +290,9 @@ impl From<LogError> for Error {
                 detail: format!("{}: {detail}", e.event),
             },
             Error::Inconsistent(detail) => Error::Inconsistent(format!("{}: {detail}", e.event)),
-            budget @ Error::Budget(_) => budget,
+            // A budget's stop is no entry's fault; an error that already
+            // names its event (the Werewolf engines') keeps it.
+            kept @ (Error::Budget(_) | Error::AtEvent { .. }) => kept,
         }
     }
 }
