@@ -67,8 +67,10 @@ struct BuildArgs {
     /// Solve every game afresh, neither reading nor writing the cache.
     #[arg(long)]
     no_cache: bool,
-    /// Also solve the larger Liar's Dice endgames (six-sided wild 2v1 and
-    /// 1v2, and 2v2, 3v1, 1v3 up to 4 or 5 sides; about an hour).
+    /// Also solve the larger Liar's Dice endgames: 2v2, 3v1 and 1v3 with 2
+    /// to 6 sides under both rules, as far as their strategies fit the
+    /// tables (`cargo bench --bench endgame_frontier` reports each game's
+    /// time; the four-sided ones take seconds).
     #[arg(long)]
     endgame_frontier: bool,
 }

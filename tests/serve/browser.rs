@@ -468,6 +468,22 @@ fn the_endgame_cluedo_and_werewolf_panels_answer_from_the_server() {
     let shown = session.wait_for_text("cluedo-out", |t| t.contains("accusation:"));
     assert!(shown.contains(&triple), "{shown}");
     assert_eq!(rows(&session, "#cluedo-ranking"), 5);
+    assert!(
+        shown.contains(&format!(
+            "ranked by {}",
+            advice["objective"]["name"].as_str().unwrap()
+        )),
+        "{shown}"
+    );
+    let race = &advice["accusation"]["race"];
+    assert!(
+        shown.contains(&format!(
+            "race: accusing now wins {:.4}; waiting one round about {:.4}",
+            race["p_win_accusing_now"].as_f64().unwrap(),
+            race["p_win_waiting"].as_f64().unwrap()
+        )),
+        "{shown}"
+    );
     let accusation = &advice["accusation"];
     assert!(
         shown.contains(&format!(
@@ -513,7 +529,7 @@ fn the_endgame_cluedo_and_werewolf_panels_answer_from_the_server() {
     session.click("#cluedo-advise");
     let error = session.wait_for_text("cluedo-error", |t| !t.is_empty());
     assert!(
-        error.starts_with("invalid log: hand is out of range"),
+        error.starts_with("invalid log: hand: hand is out of range"),
         "{error}"
     );
 

@@ -115,15 +115,30 @@ async function updateCluedo() {
     $("cluedo-error").textContent = "";
     out.replaceChildren();
     out.appendChild(element("div",
-      `advice for ${doc.player} (${doc.model} model): envelope entropy ${doc.envelope_entropy_bits.toFixed(3)} bits, ` +
-      `${doc.considered} suggestions ranked`));
-    table(out, ["rank", "suggestion", "gain bits", "P(shown)"], doc.suggestions.map((s) => [
-      s.rank, `${s.suspect}, ${s.weapon}, ${s.room}`, s.expected_gain_bits.toFixed(4), s.p_shown.toFixed(3),
-    ])).id = "cluedo-ranking";
+      `advice for ${doc.player} (${doc.model} model): ${doc.live_triples} envelope triples possible, ` +
+      `envelope entropy ${doc.envelope_entropy_bits.toFixed(3)} bits, ` +
+      `${doc.considered} suggestions ranked by ${doc.objective.name} (${doc.objective.rule})`));
+    const row = (s) => [
+      s.rank, `${s.suspect}, ${s.weapon}, ${s.room}`, s.p_certain_after.toFixed(4), s.p_nobody.toFixed(4),
+      s.expected_gain_bits.toFixed(4), s.p_shown.toFixed(3),
+    ];
+    const columns = ["rank", "suggestion", "P(certain after)", "P(nobody)", "gain bits", "P(shown)"];
+    table(out, columns, doc.suggestions.map(row)).id = "cluedo-ranking";
+    const dead = doc.dead_card_suggestions;
+    if (dead.count > 0) {
+      out.appendChild(element("div",
+        `${dead.count} suggestions name a dead card (mine, or placed); the best of them:`));
+      table(out, columns, dead.best.slice(0, 3).map(row)).id = "cluedo-dead";
+    }
     const a = doc.accusation;
     out.appendChild(element("div",
       `accusation: ${a.suspect}, ${a.weapon}, ${a.room} wins with probability ${a.probability.toFixed(4)}` +
       (a.probability === 1 ? " (accuse now)" : ""), "accusation"));
+    const r = a.race;
+    out.appendChild(element("div",
+      `race: accusing now wins ${r.p_win_accusing_now.toFixed(4)}; waiting one round about ` +
+      `${r.p_win_waiting.toFixed(4)} (no opponent wins first ${r.p_no_opponent_first.toFixed(4)} × ` +
+      `best next ${r.p_right_after_next.toFixed(4)}): ${r.accuse_now ? "accuse now" : "wait"}`, "race"));
   } catch (e) {
     $("cluedo-error").textContent = e.message;
     out.replaceChildren();
