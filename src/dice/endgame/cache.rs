@@ -158,7 +158,7 @@ pub fn strategies_from_entries(
                 b => Action::Bid(b - 1),
             };
             ensure!(
-                game.actions(history).any(|legal| legal == action),
+                game.is_legal(history, action),
                 "{game}: action {action:?} is not legal after history {h}"
             );
             if cleared != Some((hand, h)) {

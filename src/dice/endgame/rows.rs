@@ -40,7 +40,7 @@ pub fn own_reaches(strategy: &Strategy) -> Vec<f64> {
     let hands = game.hands(strategy.player()).len();
     let mut reach = Vec::with_capacity(hands * histories);
     for i in 0..hands {
-        reach.extend((0..histories as u32).map(|h| strategy.reach(i, History(h))));
+        reach.extend(strategy.reaches(i));
     }
     reach
 }
@@ -194,11 +194,12 @@ pub fn strategies(games: &[SolvedEndgame]) -> Result<StrategyTable> {
         let game = solved.game;
         let histories = game.history_count();
         let mut rows = 0;
+        let own = solved.strategies.each_ref().map(own_reaches);
+        let weighted = [0, 1].map(|p| weighted_reach(&solved.strategies[p], &own[p]));
         for p in Player::BOTH {
             let mine = &solved.strategies[p.index()];
-            let theirs = &solved.strategies[p.opponent().index()];
-            let own = own_reaches(mine);
-            let opponent = weighted_reach(theirs, &own_reaches(theirs));
+            let own = &own[p.index()];
+            let opponent = &weighted[p.opponent().index()];
             let hands = game.hands(p);
             let codes: Vec<i32> = hands.iter().map(|h| h.code()).collect();
             let mut group = usize::MAX;

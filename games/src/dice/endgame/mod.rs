@@ -351,6 +351,17 @@ impl Endgame {
             .chain((first_bid..self.bid_count() as u8).map(Action::Bid))
     }
 
+    /// Whether `action` is one of [`Endgame::actions`] after `history`,
+    /// without walking them: the call after any bid, a bid above the last.
+    pub fn is_legal(self, history: History, action: Action) -> bool {
+        match action {
+            Action::Call => !history.is_empty(),
+            Action::Bid(bid) => {
+                history.last().is_none_or(|last| bid > last) && u32::from(bid) < self.bid_count()
+            }
+        }
+    }
+
     /// Whether the last bid of `history` holds with these hands; `None` for
     /// the empty history.
     pub fn last_bid_true(self, history: History, hands: [&Hand; 2]) -> Option<bool> {

@@ -119,6 +119,29 @@ impl Strategy {
         reach
     }
 
+    /// [`Strategy::reach`] of every history with `hand`, indexed by the
+    /// history's bit set, in one pass: each history's reach is its parent's
+    /// times the player's probability of the last bid when that bid was his.
+    /// These are the products [`Strategy::reach`] forms, factor by factor in
+    /// the same order, so every value is the same to the bit; the pass costs
+    /// one multiplication a history instead of one a bid.
+    pub fn reaches(&self, hand: usize) -> Vec<f64> {
+        let histories = self.game.history_count();
+        let base = hand * histories;
+        let mut reach = Vec::with_capacity(histories);
+        reach.push(1.0);
+        for h in 1..histories {
+            let parent = History(h as u32).parent();
+            let before: f64 = reach[parent.0 as usize];
+            reach.push(if self.game.to_move(parent) == self.player {
+                before * self.bid[base + h]
+            } else {
+                before
+            });
+        }
+        reach
+    }
+
     /// Check that the probabilities at every (hand, history) where the
     /// player moves are finite, in [0, 1], and sum to 1 within `tolerance`.
     ///

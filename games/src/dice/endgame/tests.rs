@@ -187,3 +187,55 @@ fn hands_and_actions_have_integer_codes_that_round_trip() {
     );
     assert_eq!(wild.action_of_code(12).unwrap(), Action::Bid(0));
 }
+
+#[test]
+fn every_reach_in_one_pass_is_the_product_to_the_bit() {
+    // Awkward probabilities (not powers of two) on every own move of both
+    // players, so that a different order of the factors would show in the
+    // last bits.
+    for (a, b, sides, wild) in [(1, 1, 3, false), (2, 1, 3, true), (1, 2, 2, false)] {
+        let game = Endgame::new(a, b, sides, wild).unwrap();
+        for player in Player::BOTH {
+            let mut strategy = Strategy::zero(game, player);
+            let mut x = 0.1234_f64;
+            for hand in 0..game.hands(player).len() {
+                for h in (0..game.history_count() as u32).map(History) {
+                    if game.to_move(h) != player {
+                        continue;
+                    }
+                    for action in game.actions(h) {
+                        x = (x * 7.31 + 0.177).fract();
+                        strategy.set(hand, h, action, 0.05 + 0.9 * x);
+                    }
+                }
+            }
+            for hand in 0..game.hands(player).len() {
+                let all = strategy.reaches(hand);
+                assert_eq!(all.len(), game.history_count());
+                for (h, &r) in all.iter().enumerate() {
+                    let one = strategy.reach(hand, History(h as u32));
+                    assert_eq!(r.to_bits(), one.to_bits(), "{game} {player:?} {hand} {h}");
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn is_legal_agrees_with_the_list_of_actions() {
+    for (a, b, sides, wild) in [(1, 1, 3, false), (2, 1, 2, true), (1, 1, 1, false)] {
+        let game = Endgame::new(a, b, sides, wild).unwrap();
+        for h in (0..game.history_count() as u32).map(History) {
+            let listed: Vec<Action> = game.actions(h).collect();
+            let every =
+                std::iter::once(Action::Call).chain((0..=game.bid_count() as u8).map(Action::Bid));
+            for action in every {
+                assert_eq!(
+                    game.is_legal(h, action),
+                    listed.contains(&action),
+                    "{game} {h:?} {action:?}"
+                );
+            }
+        }
+    }
+}
