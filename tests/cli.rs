@@ -5,7 +5,7 @@
 //! Also every command in a pipeline whose reader has gone (`gametab ... |
 //! head -1`): it must end quietly with status 0, not panic.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 use std::process::{Command, Output, Stdio};
@@ -14,7 +14,7 @@ use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
 
 use gametab::published;
 
-use common::gametab;
+use crate::common::gametab;
 
 fn fails_with(args: &[&str], needle: &str) {
     let (ok, _, err) = gametab(args);

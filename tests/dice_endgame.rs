@@ -3,7 +3,7 @@
 //! certified, the lookup crate's answers, and `gametab dice endgame` with
 //! good and bad arguments.
 
-mod common;
+use crate::common;
 
 use gametab_games::dice::endgame::{Action, Endgame, History, Player};
 use gametab_lookup::Tables;
@@ -146,7 +146,7 @@ fn lookups_give_sound_probabilities_and_posteriors() {
     }
 }
 
-use common::gametab;
+use crate::common::gametab;
 
 #[test]
 fn the_command_prints_value_moves_and_posterior() {

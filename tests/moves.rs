@@ -6,7 +6,7 @@
 //! and on a few states every value equals a payoff matrix built here from
 //! the rules and V_{d-1} alone (not from the brain table the lookup uses).
 
-mod common;
+use crate::common;
 
 use gametab_games::murder_plan::model::{
     mastermind_actions, protagonist_actions, resolve, BrainTarget, MastermindAction,

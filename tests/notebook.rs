@@ -11,7 +11,7 @@
 //! them. The virtualenv lives in `target/tmp/notebook-venv-<hash of
 //! requirements.txt>` and is reused while the requirements do not change.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};

@@ -4,7 +4,7 @@
 //! tables' numbers with the published ones of `data/published.csv` as
 //! crosses, and the same bytes when drawn again from the same tables.
 
-mod common;
+use crate::common;
 
 use std::path::Path;
 

@@ -6,7 +6,7 @@
 //! (so a mistyped row fails, and no tolerance is looser than the digits
 //! published). A row this file has no check for is a failure, never skipped.
 
-mod common;
+use crate::common;
 
 use std::collections::HashMap;
 

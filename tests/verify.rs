@@ -10,7 +10,7 @@
 //! The set is the run's shared one (`common`), copied into a fresh
 //! directory for each test.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
@@ -76,7 +76,7 @@ fn findings_of<'a>(report: &'a Report, file: &str) -> Vec<&'a gametab::verify::F
     found
 }
 
-use common::gametab;
+use crate::common::gametab;
 
 /// The values-table row of a start state with `days_left` turns left.
 fn start_row(days_left: usize) -> usize {

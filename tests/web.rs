@@ -15,7 +15,7 @@
 //! as JSON numbers (shortest round-trip form, which JavaScript parses back
 //! to the same double), so "exactly" means to the bit.
 
-mod common;
+use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;

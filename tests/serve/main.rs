@@ -21,6 +21,11 @@
 //!   server down, every turn replayed against the lookup crate.
 //! - [`web`]: the page's scripts, the WebAssembly module and the set's
 //!   browser bundle as static files.
+//!
+//! A test binary of its own, apart from `tests/integration.rs`: several of
+//! these tests measure latencies against a quiet baseline taken moments
+//! before, which tests of other areas running beside them on the same two
+//! cores would disturb.
 
 #[path = "../common/mod.rs"]
 mod common;
