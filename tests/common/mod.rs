@@ -1,10 +1,11 @@
 //! The one table set that every integration test of a `cargo test` run
 //! reads, built once by the real `gametab build`.
 //!
-//! Several test binaries need a whole built set (verify, plots, notebook,
-//! the command line); each used to build its own, so a run built the same
-//! set four or five times. Now the first binary that asks builds it with the
-//! very `gametab` binary under test into
+//! Several test areas need a whole built set (verify, plots, notebook,
+//! the command line, the server), in two test binaries
+//! (`tests/integration.rs`, `tests/serve/`); each used to build its own, so a
+//! run built the same set four or five times. Now the first test that asks
+//! builds it with the very `gametab` binary under test into
 //! `<target>/tmp/shared-tables/<key>/`, and every later binary (and every
 //! later run, until the code changes) reads it from there:
 //!
