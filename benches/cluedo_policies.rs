@@ -13,7 +13,9 @@
 //! - `CLUEDO_PLAYERS`: player counts (default "3,4,5,6");
 //! - `CLUEDO_POLICIES`: policies, the first is the reference: objective
 //!   names, `+deadK` for one whose first K suggestions are the best naming
-//!   a dead card (default
+//!   a dead card, `@MODEL` for one that reads past answers with another
+//!   model than `CLUEDO_MODEL` (e.g. `certainty@equal-deals`, to pair a
+//!   mismatched model against the matched one on the same deals) (default
 //!   "certainty,most-likely,information-gain,live-bits,certainty+dead1");
 //! - `CLUEDO_MODEL`: how past answers are read, `uniform-responder`
 //!   (default) or `equal-deals`;
@@ -59,8 +61,22 @@ fn main() {
         "certainty,most-likely,information-gain,live-bits,certainty+dead1",
     )
     .split(',')
-    .map(|s| Policy::parse(s.trim(), model).expect("CLUEDO_POLICIES"))
+    .map(|s| {
+        let (name, read_with) = match s.trim().split_once('@') {
+            Some((name, other)) => (name, Model::parse(other).expect("CLUEDO_POLICIES model")),
+            None => (s.trim(), model),
+        };
+        Policy::parse(name, read_with).expect("CLUEDO_POLICIES")
+    })
     .collect();
+    // A policy's label: its name, and the model when it is not the run's.
+    let label = |policy: &Policy| {
+        if policy.model == model {
+            policy.name()
+        } else {
+            format!("{}@{}", policy.name(), policy.model.name())
+        }
+    };
     let responders = match env("CLUEDO_RESPONDERS", "uniform").as_str() {
         "uniform" => Responders::Uniform,
         "habit" => Responders::Habit,
@@ -98,7 +114,7 @@ fn main() {
         for (p, policy) in policies.iter().enumerate() {
             let xs: Vec<f64> = results.iter().map(|r| r[p] as f64).collect();
             let (mean, half) = interval(&xs);
-            print!("  {:<18} {:>7.3} ± {:<5.3}", policy.name(), mean, half);
+            print!("  {:<18} {:>7.3} ± {:<5.3}", label(policy), mean, half);
             for k in WITHIN {
                 let within = results.iter().filter(|r| r[p] <= k).count();
                 print!(" {:>6.3}", within as f64 / results.len() as f64);
@@ -113,8 +129,8 @@ fn main() {
             let faster = results.iter().filter(|r| r[p] < r[0]).count();
             println!(
                 "  {} - {}: {mean:+.3} ± {half:.3} suggestions (95%); slower in {slower}, faster in {faster} of {}",
-                policy.name(),
-                policies[0].name(),
+                label(policy),
+                label(&policies[0]),
                 results.len()
             );
         }

@@ -24,7 +24,11 @@
 //! it; the suggestion being scored always uses the uniform responder.
 
 use super::cards::{Card, CardSet, Category, Rules, Seat};
-use super::engine::{analyse, envelope_joint, position_in_category, triple_index, EnvelopeJoint};
+use super::count::AtomCache;
+use super::engine::{
+    analyse, envelope_joint, envelope_joint_cached, position_in_category, triple_index,
+    EnvelopeJoint,
+};
 use super::facts::{Fact, Knowledge};
 use super::notebook::{Model, Place};
 use super::ranking::{entropy, live, order, Now, Objective};
@@ -203,10 +207,15 @@ pub fn score(knowledge: &Knowledge, model: Model, me: Seat, cards: [Card; 3]) ->
     let rules = *knowledge.rules();
     let now = Now::new(&rules, &base.counts);
     let holdings = Holdings::of(knowledge)?;
-    score_from(knowledge, model, me, cards, &base, &now, &holdings)
+    let mut cache = AtomCache::default();
+    score_from(
+        knowledge, model, me, cards, &base, &now, &holdings, &mut cache,
+    )
 }
 
-/// [`score`] with the envelope distribution now already counted.
+/// [`score`] with the envelope distribution now already counted, and the
+/// counting problems of earlier suggestions in `cache`.
+#[allow(clippy::too_many_arguments)]
 fn score_from(
     knowledge: &Knowledge,
     model: Model,
@@ -215,6 +224,7 @@ fn score_from(
     base: &EnvelopeJoint,
     now: &Now<'_>,
     holdings: &Holdings,
+    cache: &mut AtomCache,
 ) -> Result<Scored> {
     let rules = *knowledge.rules();
     let named = CardSet::of(&cards);
@@ -250,7 +260,7 @@ fn score_from(
             let Some(more) = with(knowledge, &facts) else {
                 continue;
             };
-            let Some(joint) = envelope_joint(&more, model)? else {
+            let Some(joint) = envelope_joint_cached(&more, model, cache)? else {
                 continue;
             };
             for &card in &held {
@@ -274,7 +284,7 @@ fn score_from(
         None
     };
     if let Some(more) = nobody {
-        if let Some(joint) = envelope_joint(&more, model)? {
+        if let Some(joint) = envelope_joint_cached(&more, model, cache)? {
             configurations.push(Configuration {
                 response: Response::Nobody,
                 joint,
@@ -373,6 +383,7 @@ pub fn advise_by(
     };
     let now = Now::new(&rules, &base.counts);
     let holdings = Holdings::of(knowledge)?;
+    let mut cache = AtomCache::default();
     let mut ranking = Vec::new();
     for suspect in deck.category_cards(Category::Suspect).cards() {
         for weapon in deck.category_cards(Category::Weapon).cards() {
@@ -385,6 +396,7 @@ pub fn advise_by(
                     &base,
                     &now,
                     &holdings,
+                    &mut cache,
                 )?);
             }
         }

@@ -14,6 +14,7 @@
 //! layer, how many placements put each complex card (and how many cards of
 //! each class) there. Everything is exact `u128` arithmetic.
 
+use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
@@ -23,7 +24,7 @@ pub(crate) const MAX_LAYERS: usize = 9;
 /// A weight factor of a layer: `scale / (already + |hand ∩ named|)`, the
 /// scaled chance that a responder holding those named cards shows the one
 /// card that was seen (uniform choice among the named cards held).
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub(crate) struct LayerWeight {
     /// Named cards surely in the layer's hand (the shown card among them).
     pub already: u32,
@@ -35,7 +36,7 @@ pub(crate) struct LayerWeight {
 
 /// One destination of cards: an envelope slot or an opponent's unknown
 /// cards.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Layer {
     /// Exactly this many cards go here.
     pub capacity: u8,
@@ -47,14 +48,14 @@ pub(crate) struct Layer {
 
 /// Interchangeable plain cards: `size` cards, each allowed in the layers of
 /// `allowed` (bit `j` = layer `j`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) struct PlainClass {
     pub size: u8,
     pub allowed: u16,
 }
 
 /// A counting problem. The capacities must add up to the number of cards.
-#[derive(Debug, Clone, Default, PartialEq, Eq)]
+#[derive(Debug, Clone, Default, PartialEq, Eq, Hash)]
 pub(crate) struct Problem {
     pub layers: Vec<Layer>,
     /// Allowed-layer mask of each complex card (bit `i` of a complex mask).
@@ -75,12 +76,41 @@ pub(crate) struct Solution {
 }
 
 /// What one envelope slot holds in an [`Problem::envelope_atoms`] atom.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(crate) enum EnvelopePick {
     /// Complex card `i`.
     Complex(usize),
     /// Any one card of plain class `c`.
     Class(usize),
+}
+
+/// One entry of [`Problem::envelope_atoms`].
+pub(crate) type Atom = ([EnvelopePick; 3], u128);
+
+/// The envelope atoms of the problems already counted. The advice counts
+/// one problem per answer of every suggestion, and many of them are the
+/// same problem (the named cards' facts are often already known, or
+/// exclude the same plain cards), so each is counted once. Only complete
+/// counts are kept: one stopped by the budget is never stored.
+#[derive(Debug, Default)]
+pub(crate) struct AtomCache(HashMap<Problem, Vec<Atom>>);
+
+impl AtomCache {
+    /// The envelope atoms of `problem`, counted now or found.
+    ///
+    /// # Errors
+    /// [`crate::Error::Budget`] when the budget stopped the count.
+    pub(crate) fn envelope_atoms(&mut self, problem: Problem) -> crate::Result<&[Atom]> {
+        match self.0.entry(problem) {
+            Entry::Occupied(found) => Ok(found.into_mut()),
+            Entry::Vacant(new) => {
+                let atoms = new.key().envelope_atoms();
+                // A count stopped by the budget is partial: never use it.
+                crate::budget::tick()?;
+                Ok(new.insert(atoms))
+            }
+        }
+    }
 }
 
 /// A fast, deterministic hasher for the 64-bit state keys.
@@ -121,6 +151,20 @@ struct Choice {
     weight: u128,
 }
 
+/// The weight of putting the complex `cards` into `layer` (whose
+/// capacity and allowed cards the caller has checked), or `None` when an
+/// "at least one" constraint of the layer is left unmet.
+fn choice_weight(layer: &Layer, cards: u32) -> Option<u128> {
+    if layer.at_least_one.iter().any(|&need| need & cards == 0) {
+        return None;
+    }
+    Some(layer.weights.iter().fold(1u128, |acc, w| {
+        let held = w.already + (w.named & cards).count_ones();
+        // held >= 1 always: the shown card is among `already`.
+        acc * (w.scale / u128::from(held.max(1)))
+    }))
+}
+
 /// Every admissible complex part of a hand for `layer`.
 fn choices(problem: &Problem, layer_index: usize) -> Vec<Choice> {
     let layer = &problem.layers[layer_index];
@@ -139,14 +183,9 @@ fn choices(problem: &Problem, layer_index: usize) -> Vec<Choice> {
             .enumerate()
             .filter(|(bit, _)| pick >> bit & 1 == 1)
             .fold(0u32, |mask, (_, &i)| mask | 1 << i);
-        if layer.at_least_one.iter().any(|&need| need & cards == 0) {
+        let Some(weight) = choice_weight(layer, cards) else {
             continue;
-        }
-        let weight = layer.weights.iter().fold(1u128, |acc, w| {
-            let held = w.already + (w.named & cards).count_ones();
-            // held >= 1 always: the shown card is among `already`.
-            acc * (w.scale / u128::from(held.max(1)))
-        });
+        };
         out.push(Choice {
             cards,
             size: pick.count_ones() as u8,
@@ -412,32 +451,10 @@ impl Problem {
     /// For a class pick the count covers every card of the class, each
     /// equally: divide by the class size for one card. The counts add up to
     /// [`Problem::count`].
-    pub fn envelope_atoms(&self) -> Vec<([EnvelopePick; 3], u128)> {
+    pub fn envelope_atoms(&self) -> Vec<Atom> {
         let prepared = prepare(self);
-        let forward = self.forward(&prepared);
-        let layers = self.layers.len();
         let mut left = vec![0u8; self.classes.len()];
-        // Completions from every reachable state before layer j, for j >= 3.
-        let mut after = StateMap::default();
-        after.insert(self.end_key(), 1);
-        for j in (3..layers).rev() {
-            let mut before = StateMap::default();
-            for &key in forward[j].keys() {
-                if crate::budget::tick().is_err() {
-                    break;
-                }
-                let mut completions = 0u128;
-                for_each_transition(self, &prepared, j, key, &mut left, &mut |to, m, _, _| {
-                    if let Some(&ways_out) = after.get(&to) {
-                        completions += m * ways_out;
-                    }
-                });
-                if completions > 0 {
-                    before.insert(key, completions);
-                }
-            }
-            after = before;
-        }
+        let mut completions = Completions::new(self);
         let pick_of = |choice: &Choice, draws: &[(usize, u8)]| {
             if choice.cards != 0 {
                 EnvelopePick::Complex(choice.cards.trailing_zeros() as usize)
@@ -467,9 +484,7 @@ impl Problem {
                 third.clear();
                 step(key2, 2, &mut third);
                 for &(key3, m2, p2) in &third {
-                    let Some(&rest) = after.get(&key3) else {
-                        continue;
-                    };
+                    let rest = completions.from(self, &prepared, 3, key3);
                     let count = m0 * m1 * m2 * rest;
                     if count > 0 {
                         atoms.push(([p0, p1, p2], count));
@@ -499,6 +514,99 @@ impl Problem {
         // and every product `ways_in * through` is a part of the total, so
         // none exceeds this bound.
         Some(bound)
+    }
+}
+
+/// The (weighted) number of ways to fill the layers from `j` on, from a
+/// state before layer `j`, computed top-down and memoised: only the states
+/// reachable from the start are ever visited, each once, and the last
+/// layer is never enumerated (it must take every card left, so at most one
+/// transition reaches the end). The same sums as a forward pass followed
+/// by a backward one, in half the transitions.
+struct Completions {
+    /// Per layer, the completions of the states met before it.
+    memo: Vec<StateMap>,
+    /// Per layer, the transitions of the state being expanded.
+    transitions: Vec<Vec<(u64, u128)>>,
+    /// Per layer, the plain cards left per class of that state.
+    left: Vec<Vec<u8>>,
+}
+
+impl Completions {
+    fn new(problem: &Problem) -> Completions {
+        let layers = problem.layers.len();
+        Completions {
+            memo: (0..layers).map(|_| StateMap::default()).collect(),
+            transitions: vec![Vec::new(); layers],
+            left: vec![vec![0u8; problem.classes.len()]; layers + 1],
+        }
+    }
+
+    /// The completions of state `key` before layer `j` (0 once the budget
+    /// is spent: the caller's next tick reports it).
+    fn from(&mut self, problem: &Problem, prepared: &Prepared, j: usize, key: u64) -> u128 {
+        let layers = problem.layers.len();
+        if j == layers {
+            return u128::from(key == problem.end_key());
+        }
+        if j + 1 == layers {
+            return self.last(problem, prepared, key);
+        }
+        if let Some(&known) = self.memo[j].get(&key) {
+            return known;
+        }
+        if crate::budget::tick().is_err() {
+            return 0;
+        }
+        let mut transitions = std::mem::take(&mut self.transitions[j]);
+        transitions.clear();
+        for_each_transition(
+            problem,
+            prepared,
+            j,
+            key,
+            &mut self.left[j],
+            &mut |to, m, _, _| transitions.push((to, m)),
+        );
+        let mut total = 0u128;
+        for &(to, m) in &transitions {
+            let rest = self.from(problem, prepared, j + 1, to);
+            total += m * rest;
+        }
+        self.transitions[j] = transitions;
+        self.memo[j].insert(key, total);
+        total
+    }
+
+    /// The completions of state `key` before the last layer: the one way
+    /// of putting every card left there, if the layer admits it.
+    fn last(&mut self, problem: &Problem, prepared: &Prepared, key: u64) -> u128 {
+        let j = problem.layers.len() - 1;
+        let layer = &problem.layers[j];
+        let cards = problem.end_key() as u32 & !(key as u32);
+        let left = &mut self.left[j];
+        prepared.radix.decode(key >> 32, left);
+        let plain: u32 = left.iter().map(|&l| u32::from(l)).sum();
+        if cards.count_ones() + plain != u32::from(layer.capacity) {
+            return 0;
+        }
+        let plain_allowed = left
+            .iter()
+            .enumerate()
+            .all(|(c, &l)| l == 0 || problem.classes[c].allowed >> j & 1 == 1);
+        let mut rest = cards;
+        while rest != 0 {
+            let i = rest.trailing_zeros() as usize;
+            if problem.complex[i] >> j & 1 == 0 {
+                return 0;
+            }
+            rest &= rest - 1;
+        }
+        if !plain_allowed {
+            return 0;
+        }
+        // Every class left is drawn whole: a multiplicity of 1.
+        choice_weight(layer, cards).unwrap_or(0)
     }
 }
 

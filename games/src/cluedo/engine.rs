@@ -15,7 +15,7 @@
 //! contradictory) and names them in the error.
 
 use super::cards::{Card, CardSet, Category, Rules, Seat, MAX_CARDS, MAX_PLAYERS};
-use super::count::{EnvelopePick, Layer, LayerWeight, PlainClass, Problem, MAX_LAYERS};
+use super::count::{AtomCache, EnvelopePick, Layer, LayerWeight, PlainClass, Problem, MAX_LAYERS};
 use super::facts::{Fact, Knowledge, Observer};
 use super::notebook::{Model, Notebook};
 use crate::error::{Error, Result};
@@ -86,6 +86,19 @@ pub(crate) fn position_in_category(rules: &Rules, card: Card) -> usize {
 /// # Errors
 /// [`Error::OutOfRange`] when responder weights would overflow 128 bits.
 pub(crate) fn envelope_joint(knowledge: &Knowledge, model: Model) -> Result<Option<EnvelopeJoint>> {
+    envelope_joint_cached(knowledge, model, &mut AtomCache::default())
+}
+
+/// As [`envelope_joint`], the counting problems looked up in `cache` first
+/// (and stored there).
+///
+/// # Errors
+/// As [`envelope_joint`].
+pub(crate) fn envelope_joint_cached(
+    knowledge: &Knowledge,
+    model: Model,
+    cache: &mut AtomCache,
+) -> Result<Option<EnvelopeJoint>> {
     let Ok(situation) = Situation::new(knowledge) else {
         return Ok(None);
     };
@@ -125,10 +138,7 @@ pub(crate) fn envelope_joint(knowledge: &Knowledge, model: Model) -> Result<Opti
         * deck.category_size(Category::Weapon)
         * deck.category_size(Category::Room);
     let mut counts = vec![0u128; size];
-    let atoms = problem.envelope_atoms();
-    // A count stopped by the budget is partial: never use it.
-    crate::budget::tick()?;
-    for (picks, count) in atoms {
+    for &(picks, count) in cache.envelope_atoms(problem)? {
         let cards = picks.map(members);
         // Each card of a class is equally likely: the count splits evenly.
         let share = count
@@ -159,6 +169,35 @@ pub(crate) fn envelope_joint(knowledge: &Knowledge, model: Model) -> Result<Opti
         return Ok(None);
     }
     Ok(Some(EnvelopeJoint { counts, scale }))
+}
+
+/// [`envelope_joint`]'s counts the slow way, for tests: for every triple,
+/// the deals with that triple forced into the envelope, counted by the
+/// forward pass alone ([`Problem::count`]), under the same weights.
+#[cfg(test)]
+pub(crate) fn envelope_joint_by_forcing(knowledge: &Knowledge, model: Model) -> Vec<u128> {
+    let situation = Situation::new(knowledge).expect("a consistent log");
+    let weights = match model {
+        Model::EqualDeals => Vec::new(),
+        Model::UniformResponder => situation.weights_keeping(true),
+    };
+    let rules = situation.rules;
+    let deck = rules.deck();
+    let size = deck.category_size(Category::Suspect)
+        * deck.category_size(Category::Weapon)
+        * deck.category_size(Category::Room);
+    (0..size)
+        .map(|index| {
+            let triple = CardSet::of(&super::advice::triple_of(&rules, index));
+            if situation.accusations.contains(&triple) {
+                return 0;
+            }
+            situation
+                .forced_envelope(triple)
+                .and_then(|allowed| situation.problem(&allowed, &weights))
+                .map_or(0, |(problem, _)| problem.count())
+        })
+        .collect()
 }
 
 /// Facts that cannot all hold (found while placing known cards).

@@ -499,3 +499,49 @@ fn hand_sizes_make_the_exact_answer_differ_from_uniform_triples() {
     assert_eq!(notebook.p_envelope(Card(4)), 1.0 / 3.0);
     assert_eq!(notebook.p_holds(Seat(2), Card(6)), 0.5);
 }
+
+/// Logs of simulated races (`gametab::cluedo::simulate::race`) for 3 to 6
+/// players, as the advised seat saw them before one of its suggestions:
+/// every player's suggestions, so many "holds at least one" facts.
+const RACE_LOGS: &str = include_str!("../../tests/data/cluedo-race-logs.json");
+
+#[test]
+fn the_envelope_joint_equals_forced_counts_on_race_logs() {
+    // The joint comes from one top-down count per problem (memoised,
+    // the last hand filled without enumeration); the check counts every
+    // triple apart, forced into the envelope, by the forward pass alone.
+    use super::engine::{envelope_joint, envelope_joint_by_forcing};
+    use super::log::GameLog;
+    let logs: Vec<GameLog> = serde_json::from_str(RACE_LOGS).unwrap();
+    assert_eq!(logs.len(), 4);
+    for log in &logs {
+        let mut knowledge = log.knowledge().unwrap();
+        for model in Model::ALL {
+            let joint = envelope_joint(&knowledge, model).unwrap().unwrap();
+            assert_eq!(joint.counts, envelope_joint_by_forcing(&knowledge, model));
+        }
+        // And after one more answer: the next player holds at least one of
+        // the first suspect, weapon and room he may hold.
+        let next = Seat(((usize::from(log.me) + 1) % log.players) as u8);
+        let notebook = analyse(&knowledge, Model::EqualDeals).unwrap();
+        let deck = *knowledge.rules().deck();
+        let open: Vec<Card> = Category::ALL
+            .iter()
+            .filter_map(|&c| {
+                deck.category_cards(c)
+                    .cards()
+                    .find(|&card| notebook.p_holds(next, card) > 0.0)
+            })
+            .collect();
+        knowledge
+            .add(Fact::HoldsAtLeastOne {
+                player: next,
+                cards: CardSet::of(&open),
+            })
+            .unwrap();
+        for model in Model::ALL {
+            let joint = envelope_joint(&knowledge, model).unwrap().unwrap();
+            assert_eq!(joint.counts, envelope_joint_by_forcing(&knowledge, model));
+        }
+    }
+}
