@@ -147,7 +147,7 @@ struct BitsHasher(u64);
 impl std::hash::Hasher for BitsHasher {
     fn write(&mut self, bytes: &[u8]) {
         for &b in bytes {
-            self.write_u64(self.0 ^ u64::from(b));
+            self.write_u64(u64::from(b));
         }
     }
 

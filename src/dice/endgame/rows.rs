@@ -45,6 +45,14 @@ pub fn own_reaches(strategy: &Strategy) -> Vec<f64> {
     reach
 }
 
+/// Both players' own reaches ([`own_reaches`]) and their chance-weighted
+/// sums ([`weighted_reach`]) in a solved game, in player order.
+fn reaches_of(solved: &SolvedEndgame) -> ([Vec<f64>; 2], [Vec<f64>; 2]) {
+    let own = solved.strategies.each_ref().map(own_reaches);
+    let weighted = [0, 1].map(|p| weighted_reach(&solved.strategies[p], &own[p]));
+    (own, weighted)
+}
+
 /// `sum over hands of chance * own reach` of every history.
 fn weighted_reach(strategy: &Strategy, own: &[f64]) -> Vec<f64> {
     let game = strategy.game();
@@ -194,8 +202,7 @@ pub fn strategies(games: &[SolvedEndgame]) -> Result<StrategyTable> {
         let game = solved.game;
         let histories = game.history_count();
         let mut rows = 0;
-        let own = solved.strategies.each_ref().map(own_reaches);
-        let weighted = [0, 1].map(|p| weighted_reach(&solved.strategies[p], &own[p]));
+        let (own, weighted) = reaches_of(solved);
         for p in Player::BOTH {
             let mine = &solved.strategies[p.index()];
             let own = &own[p.index()];
@@ -267,10 +274,7 @@ pub fn posteriors(games: &[SolvedEndgame]) -> Result<TableData> {
         (Vec::new(), Vec::new(), Vec::new(), Vec::new());
     for solved in in_key_order(games) {
         let game = solved.game;
-        let reach = Player::BOTH.map(|p| {
-            let s = &solved.strategies[p.index()];
-            weighted_reach(s, &own_reaches(s))
-        });
+        let (_, reach) = reaches_of(solved);
         let mut rows = 0;
         for v in Player::BOTH {
             let opponent = v.opponent();
