@@ -91,6 +91,30 @@ impl TableWriter {
         Ok(())
     }
 
+    /// A writer into the same directory, with the same syncing, that has
+    /// written nothing yet: for a game built beside the others, whose
+    /// tables [`TableWriter::absorb`] takes back in registry order.
+    pub fn fork(&self) -> TableWriter {
+        TableWriter {
+            dir: self.dir.clone(),
+            written: Vec::new(),
+            unsynced: Vec::new(),
+            defer_sync: self.defer_sync,
+        }
+    }
+
+    /// Take over what `other` (a [`TableWriter::fork`] of this writer) has
+    /// written, after this writer's own tables: the manifest lists them in
+    /// that order, and [`TableWriter::sync`] syncs them.
+    pub fn absorb(&mut self, other: TableWriter) {
+        debug_assert_eq!(
+            self.dir, other.dir,
+            "absorbing a writer of another directory"
+        );
+        self.written.extend(other.written);
+        self.unsynced.extend(other.unsynced);
+    }
+
     /// The output directory.
     pub fn dir(&self) -> &Path {
         &self.dir

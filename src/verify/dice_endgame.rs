@@ -132,11 +132,13 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
             solved_in: Default::default(),
         });
     }
-    let rebuilt = [
-        rows::values(&games),
-        rows::strategies(&games).map(|t| t.data),
-        rows::posteriors(&games),
-    ];
+    let rebuilt = match rows::tables(&games) {
+        Ok(t) => [Ok(t.values), Ok(t.strategy.data), Ok(t.posteriors)],
+        Err(e) => {
+            let text = format!("{e:#}");
+            [0, 1, 2].map(|_| Err(anyhow::anyhow!("{text}")))
+        }
+    };
     let schemas = [ENDGAME_VALUES, ENDGAME_STRATEGY, ENDGAME_POSTERIORS];
     for ((check, schema), table) in checks.iter_mut().zip(schemas).zip(rebuilt) {
         match (table, loaded.table(&schema)) {

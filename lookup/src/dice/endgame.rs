@@ -369,11 +369,46 @@ impl EndgameTables {
     ///
     /// # Errors
     /// As [`StoredEndgame::strategies`].
+    ///
+    /// The games are checked on as many threads as the machine has cores
+    /// (each decodes its own row groups); the error reported is that of the
+    /// first failing game in key order, whatever the threads did.
     pub fn check_every_row(&self) -> Result<()> {
-        for stored in self.games.values() {
-            stored.strategies()?;
-        }
-        Ok(())
+        let games: Vec<&StoredEndgame> = self.games.values().collect();
+        let threads = std::thread::available_parallelism()
+            .map_or(1, std::num::NonZeroUsize::get)
+            .min(games.len())
+            .max(1);
+        let next = std::sync::atomic::AtomicUsize::new(0);
+        let mut results: Vec<(usize, Result<()>)> = std::thread::scope(|scope| {
+            let workers: Vec<_> = (0..threads)
+                .map(|_| {
+                    scope.spawn(|| {
+                        let mut checked = Vec::new();
+                        loop {
+                            let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                            let Some(stored) = games.get(i) else {
+                                return checked;
+                            };
+                            checked.push((i, stored.strategies().map(|_| ())));
+                        }
+                    })
+                })
+                .collect();
+            workers
+                .into_iter()
+                .flat_map(|w| {
+                    w.join().unwrap_or_else(|_| {
+                        vec![(
+                            0,
+                            Err(Error::Inconsistent("a strategy check panicked".to_string())),
+                        )]
+                    })
+                })
+                .collect()
+        });
+        results.sort_by_key(|(i, _)| *i);
+        results.into_iter().map(|(_, r)| r).collect()
     }
 
     /// The stored game `game`.

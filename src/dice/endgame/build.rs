@@ -208,15 +208,15 @@ pub fn build(
             ));
         }
     }
-    let strategy = rows::strategies(&solved)?;
+    let tables = rows::tables(&solved)?;
     for (what, table, starts) in [
-        ("endgame values", rows::values(&solved)?, None),
+        ("endgame values", tables.values, None),
         (
             "endgame strategies",
-            strategy.data,
-            Some(strategy.group_starts),
+            tables.strategy.data,
+            Some(tables.strategy.group_starts),
         ),
-        ("endgame posteriors", rows::posteriors(&solved)?, None),
+        ("endgame posteriors", tables.posteriors, None),
     ] {
         let written = match starts {
             Some(starts) => writer.write_grouped(&table, &starts)?,

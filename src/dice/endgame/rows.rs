@@ -188,125 +188,226 @@ pub struct StrategyTable {
     pub group_starts: Vec<usize>,
 }
 
-/// The strategy table.
+/// The three endgame tables of a set of solved games.
+#[derive(Debug, Clone)]
+pub struct EndgameRows {
+    /// `dice_endgame_values`: one row per game.
+    pub values: TableData,
+    /// `dice_endgame_strategy`, with its row groups.
+    pub strategy: StrategyTable,
+    /// `dice_endgame_posteriors`.
+    pub posteriors: TableData,
+}
+
+/// The rows of all three tables, in the schemas' key order.
+///
+/// Each game's strategy and posterior rows are computed on their own (in
+/// parallel: they are independent, and both need the game's reaches,
+/// computed once per game), then laid end to end in key order, so the
+/// tables are the same bytes whatever the thread count.
 ///
 /// # Errors
 /// The columns do not fit the schema (a bug).
-pub fn strategies(games: &[SolvedEndgame]) -> Result<StrategyTable> {
-    let mut keys = GameKeys::new();
-    let (mut player, mut history, mut hand, mut action) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    let (mut probability, mut reach, mut on_path) = (Vec::new(), Vec::new(), Vec::new());
+pub fn tables(games: &[SolvedEndgame]) -> Result<EndgameRows> {
+    use rayon::prelude::*;
+    let sorted = in_key_order(games);
+    let per_game: Vec<GameRows> = sorted.par_iter().map(|s| GameRows::of(s)).collect();
+    let mut strategy_keys = GameKeys::new();
+    let mut posterior_keys = GameKeys::new();
+    let mut strategy = StrategyColumns::default();
+    let mut posterior = PosteriorColumns::default();
     let mut group_starts = Vec::new();
-    for solved in in_key_order(games) {
-        let game = solved.game;
-        let histories = game.history_count();
-        let mut rows = 0;
-        let (own, weighted) = reaches_of(solved);
-        for p in Player::BOTH {
-            let mine = &solved.strategies[p.index()];
-            let own = &own[p.index()];
-            let opponent = &weighted[p.opponent().index()];
-            let hands = game.hands(p);
-            let codes: Vec<i32> = hands.iter().map(|h| h.code()).collect();
-            let mut group = usize::MAX;
-            for h in (0..histories as u32).map(History) {
-                if game.to_move(h) != p {
-                    continue;
-                }
-                if group >= STRATEGY_GROUP_ROWS {
-                    group_starts.push(player.len());
-                    group = 0;
-                }
-                let actions = actions_in_table_order(game, h);
-                for (i, &code) in codes.iter().enumerate() {
-                    let at = hands.probability(i)
-                        * own[i * histories + h.0 as usize]
-                        * opponent[h.0 as usize];
-                    for &a in &actions {
-                        let prob = mine.probability(i, h, a);
-                        if prob > 0.0 {
-                            player.push(i32::from(p.number()));
-                            history.push(h.0 as i32);
-                            hand.push(code);
-                            action.push(game.action_code(a));
-                            probability.push(prob);
-                            reach.push(at);
-                            on_path.push(at > 0.0);
-                            rows += 1;
-                            group += 1;
-                        }
-                    }
-                }
-            }
-        }
-        keys.push(game, rows);
+    for (solved, rows) in sorted.iter().zip(per_game) {
+        let offset = strategy.player.len();
+        group_starts.extend(rows.group_starts.iter().map(|g| g + offset));
+        strategy_keys.push(solved.game, rows.strategy.player.len());
+        posterior_keys.push(solved.game, rows.posterior.viewer.len());
+        strategy.append(rows.strategy);
+        posterior.append(rows.posterior);
     }
     if group_starts.is_empty() {
         group_starts.push(0);
     }
-    let mut named: Vec<(&str, Column)> = keys.columns().into();
-    named.extend([
-        ("player", Column::Int32(player)),
-        ("history", Column::Int32(history)),
-        ("hand", Column::Int32(hand)),
-        ("action", Column::Int32(action)),
-        ("probability", Column::Float64(probability)),
-        ("reach", Column::Float64(reach)),
-        ("on_path", Column::Bool(on_path)),
-    ]);
-    Ok(StrategyTable {
-        data: TableData::from_named(ENDGAME_STRATEGY, named, BTreeMap::new())?,
-        group_starts,
+    Ok(EndgameRows {
+        values: values(games)?,
+        strategy: StrategyTable {
+            data: strategy.into_table(strategy_keys)?,
+            group_starts,
+        },
+        posteriors: posterior.into_table(posterior_keys)?,
     })
 }
 
-/// The posterior table: for each viewer and each history that equilibrium
-/// play reaches (both players' reach positive for some hands), the
-/// opponent's hand distribution ([`Posterior::of`]), every hand of his
-/// (zeros included).
-///
-/// # Errors
-/// The columns do not fit the schema (a bug).
-pub fn posteriors(games: &[SolvedEndgame]) -> Result<TableData> {
-    let mut keys = GameKeys::new();
-    let (mut viewer, mut history, mut opponent_hand, mut probability) =
-        (Vec::new(), Vec::new(), Vec::new(), Vec::new());
-    for solved in in_key_order(games) {
-        let game = solved.game;
-        let (_, reach) = reaches_of(solved);
-        let mut rows = 0;
-        for v in Player::BOTH {
-            let opponent = v.opponent();
-            let codes: Vec<i32> = game.hands(opponent).iter().map(|h| h.code()).collect();
-            for h in (0..game.history_count() as u32).map(History) {
-                if reach[0][h.0 as usize] * reach[1][h.0 as usize] <= 0.0 {
-                    continue;
-                }
-                let Some(posterior) = Posterior::of(&solved.strategies[opponent.index()], h) else {
-                    continue;
-                };
-                for (w, p) in posterior.probabilities.iter().enumerate() {
-                    viewer.push(i32::from(v.number()));
-                    history.push(h.0 as i32);
-                    opponent_hand.push(codes[w]);
-                    probability.push(*p);
-                    rows += 1;
+/// One game's rows of the strategy and posterior tables.
+struct GameRows {
+    strategy: StrategyColumns,
+    /// Where this game's row groups start, counted from its first row.
+    group_starts: Vec<usize>,
+    posterior: PosteriorColumns,
+}
+
+impl GameRows {
+    fn of(solved: &SolvedEndgame) -> GameRows {
+        let (own, weighted) = reaches_of(solved);
+        let (strategy, group_starts) = strategy_rows(solved, &own, &weighted);
+        GameRows {
+            strategy,
+            group_starts,
+            posterior: posterior_rows(solved, &weighted),
+        }
+    }
+}
+
+/// The strategy table's columns after the game keys.
+#[derive(Default)]
+struct StrategyColumns {
+    player: Vec<i32>,
+    history: Vec<i32>,
+    hand: Vec<i32>,
+    action: Vec<i32>,
+    probability: Vec<f64>,
+    reach: Vec<f64>,
+    on_path: Vec<bool>,
+}
+
+impl StrategyColumns {
+    fn append(&mut self, mut other: StrategyColumns) {
+        self.player.append(&mut other.player);
+        self.history.append(&mut other.history);
+        self.hand.append(&mut other.hand);
+        self.action.append(&mut other.action);
+        self.probability.append(&mut other.probability);
+        self.reach.append(&mut other.reach);
+        self.on_path.append(&mut other.on_path);
+    }
+
+    fn into_table(self, keys: GameKeys) -> Result<TableData> {
+        let mut named: Vec<(&str, Column)> = keys.columns().into();
+        named.extend([
+            ("player", Column::Int32(self.player)),
+            ("history", Column::Int32(self.history)),
+            ("hand", Column::Int32(self.hand)),
+            ("action", Column::Int32(self.action)),
+            ("probability", Column::Float64(self.probability)),
+            ("reach", Column::Float64(self.reach)),
+            ("on_path", Column::Bool(self.on_path)),
+        ]);
+        Ok(TableData::from_named(
+            ENDGAME_STRATEGY,
+            named,
+            BTreeMap::new(),
+        )?)
+    }
+}
+
+/// One game's strategy rows: every information set of both players, its
+/// actions of positive probability, by (player, history, hand, action);
+/// and where its row groups start.
+fn strategy_rows(
+    solved: &SolvedEndgame,
+    own: &[Vec<f64>; 2],
+    weighted: &[Vec<f64>; 2],
+) -> (StrategyColumns, Vec<usize>) {
+    let game = solved.game;
+    let histories = game.history_count();
+    let mut out = StrategyColumns::default();
+    let mut group_starts = Vec::new();
+    for p in Player::BOTH {
+        let mine = &solved.strategies[p.index()];
+        let own = &own[p.index()];
+        let opponent = &weighted[p.opponent().index()];
+        let hands = game.hands(p);
+        let codes: Vec<i32> = hands.iter().map(|h| h.code()).collect();
+        let mut group = usize::MAX;
+        for h in (0..histories as u32).map(History) {
+            if game.to_move(h) != p {
+                continue;
+            }
+            if group >= STRATEGY_GROUP_ROWS {
+                group_starts.push(out.player.len());
+                group = 0;
+            }
+            let actions = actions_in_table_order(game, h);
+            for (i, &code) in codes.iter().enumerate() {
+                let at = hands.probability(i)
+                    * own[i * histories + h.0 as usize]
+                    * opponent[h.0 as usize];
+                for &a in &actions {
+                    let prob = mine.probability(i, h, a);
+                    if prob > 0.0 {
+                        out.player.push(i32::from(p.number()));
+                        out.history.push(h.0 as i32);
+                        out.hand.push(code);
+                        out.action.push(game.action_code(a));
+                        out.probability.push(prob);
+                        out.reach.push(at);
+                        out.on_path.push(at > 0.0);
+                        group += 1;
+                    }
                 }
             }
         }
-        keys.push(game, rows);
     }
-    let mut named: Vec<(&str, Column)> = keys.columns().into();
-    named.extend([
-        ("viewer", Column::Int32(viewer)),
-        ("history", Column::Int32(history)),
-        ("opponent_hand", Column::Int32(opponent_hand)),
-        ("probability", Column::Float64(probability)),
-    ]);
-    Ok(TableData::from_named(
-        ENDGAME_POSTERIORS,
-        named,
-        BTreeMap::new(),
-    )?)
+    (out, group_starts)
+}
+
+/// The posterior table's columns after the game keys.
+#[derive(Default)]
+struct PosteriorColumns {
+    viewer: Vec<i32>,
+    history: Vec<i32>,
+    opponent_hand: Vec<i32>,
+    probability: Vec<f64>,
+}
+
+impl PosteriorColumns {
+    fn append(&mut self, mut other: PosteriorColumns) {
+        self.viewer.append(&mut other.viewer);
+        self.history.append(&mut other.history);
+        self.opponent_hand.append(&mut other.opponent_hand);
+        self.probability.append(&mut other.probability);
+    }
+
+    fn into_table(self, keys: GameKeys) -> Result<TableData> {
+        let mut named: Vec<(&str, Column)> = keys.columns().into();
+        named.extend([
+            ("viewer", Column::Int32(self.viewer)),
+            ("history", Column::Int32(self.history)),
+            ("opponent_hand", Column::Int32(self.opponent_hand)),
+            ("probability", Column::Float64(self.probability)),
+        ]);
+        Ok(TableData::from_named(
+            ENDGAME_POSTERIORS,
+            named,
+            BTreeMap::new(),
+        )?)
+    }
+}
+
+/// One game's posterior rows: for each viewer and each history that
+/// equilibrium play reaches (both players' weighted reach positive), the
+/// opponent's hand distribution ([`Posterior::of`]), every hand of his
+/// (zeros included).
+fn posterior_rows(solved: &SolvedEndgame, reach: &[Vec<f64>; 2]) -> PosteriorColumns {
+    let game = solved.game;
+    let mut out = PosteriorColumns::default();
+    for v in Player::BOTH {
+        let opponent = v.opponent();
+        let codes: Vec<i32> = game.hands(opponent).iter().map(|h| h.code()).collect();
+        for h in (0..game.history_count() as u32).map(History) {
+            if reach[0][h.0 as usize] * reach[1][h.0 as usize] <= 0.0 {
+                continue;
+            }
+            let Some(posterior) = Posterior::of(&solved.strategies[opponent.index()], h) else {
+                continue;
+            };
+            for (w, p) in posterior.probabilities.iter().enumerate() {
+                out.viewer.push(i32::from(v.number()));
+                out.history.push(h.0 as i32);
+                out.opponent_hand.push(codes[w]);
+                out.probability.push(*p);
+            }
+        }
+    }
+    out
 }
