@@ -22,10 +22,11 @@
 //! - [`web`]: the page's scripts, the WebAssembly module and the set's
 //!   browser bundle as static files.
 //!
-//! A test binary of its own, apart from `tests/integration.rs`: several of
-//! these tests measure latencies against a quiet baseline taken moments
-//! before, which tests of other areas running beside them on the same two
-//! cores would disturb.
+//! A test binary of its own, apart from `tests/integration.rs`: these
+//! tests start many servers and browsers, and the API fuzz runs beside the
+//! rest of the suite (`scripts/test`). None asserts a latency: the server's
+//! speed, quiet and under saturated engines, is measured by `cargo bench
+//! --bench serve_load`.
 
 #[path = "../common/mod.rs"]
 mod common;
