@@ -408,7 +408,7 @@ impl EndgameTables {
                 .collect()
         });
         results.sort_by_key(|(i, _)| *i);
-        results.into_iter().map(|(_, r)| r).collect()
+        results.into_iter().try_for_each(|(_, r)| r)
     }
 
     /// The stored game `game`.
