@@ -67,12 +67,20 @@ pub const GAME: GameBuild = GameBuild {
 /// # Errors
 /// A table that cannot be encoded or written.
 pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<Vec<String>> {
-    let mut lines = build_tables_on(&DiceGrid::default(), writer)?;
     let mut games = endgame::build::default_games();
     if options.endgame_frontier {
         games.extend(endgame::build::frontier_games());
     }
-    lines.extend(endgame::build::build(&games, options, writer)?);
+    // The bid tables and the endgame are independent: built side by side,
+    // the endgame's tables listed after the bid tables as before.
+    let mut endgame_writer = writer.fork();
+    let (bids, endgame) = rayon::join(
+        || build_tables_on(&DiceGrid::default(), writer),
+        || endgame::build::build(&games, options, &mut endgame_writer),
+    );
+    let mut lines = bids?;
+    writer.absorb(endgame_writer);
+    lines.extend(endgame?);
     Ok(lines)
 }
 
