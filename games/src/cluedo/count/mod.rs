@@ -13,13 +13,27 @@
 //! placements; a backward sweep over the same transitions gives, for every
 //! layer, how many placements put each complex card (and how many cards of
 //! each class) there. Everything is exact `u128` arithmetic.
+//!
+//! The envelope joint ([`Problem::envelope_atoms`]) enumerates the three
+//! envelope slots and counts the hands after them top-down with the classes
+//! merged layer by layer ([`tail`]); `unmerged` keeps the count before that
+//! merge, for the tests.
+
+mod tail;
+#[cfg(test)]
+mod unmerged;
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
+use tail::Tail;
+
 /// Most layers: three envelope slots and up to six opponents.
 pub(crate) const MAX_LAYERS: usize = 9;
+
+/// The envelope slots: layers 0, 1 and 2, one card each.
+const ENVELOPE_SLOTS: usize = 3;
 
 /// A weight factor of a layer: `scale / (already + |hand ∩ named|)`, the
 /// scaled chance that a responder holding those named cards shows the one
@@ -93,7 +107,12 @@ pub(crate) type Atom = ([EnvelopePick; 3], u128);
 /// exclude the same plain cards), so each is counted once. Only complete
 /// counts are kept: one stopped by the budget is never stored.
 #[derive(Debug, Default)]
-pub(crate) struct AtomCache(HashMap<Problem, Vec<Atom>>);
+pub(crate) struct AtomCache {
+    atoms: HashMap<Problem, Vec<Atom>>,
+    /// Count with the unmerged completions, the tests' reference.
+    #[cfg(test)]
+    unmerged: bool,
+}
 
 impl AtomCache {
     /// The envelope atoms of `problem`, counted now or found.
@@ -101,14 +120,31 @@ impl AtomCache {
     /// # Errors
     /// [`crate::Error::Budget`] when the budget stopped the count.
     pub(crate) fn envelope_atoms(&mut self, problem: Problem) -> crate::Result<&[Atom]> {
-        match self.0.entry(problem) {
+        #[cfg(test)]
+        let unmerged = self.unmerged;
+        match self.atoms.entry(problem) {
             Entry::Occupied(found) => Ok(found.into_mut()),
             Entry::Vacant(new) => {
+                #[cfg(test)]
+                if unmerged {
+                    let atoms = new.key().envelope_atoms_unmerged();
+                    return Ok(new.insert(atoms));
+                }
                 let atoms = new.key().envelope_atoms();
                 // A count stopped by the budget is partial: never use it.
                 crate::budget::tick()?;
                 Ok(new.insert(atoms))
             }
+        }
+    }
+
+    /// A cache that counts with the unmerged completions (for the tests
+    /// that compare the two).
+    #[cfg(test)]
+    pub(crate) fn unmerged() -> AtomCache {
+        AtomCache {
+            unmerged: true,
+            ..AtomCache::default()
         }
     }
 }
@@ -133,13 +169,25 @@ impl Hasher for KeyHasher {
 
 type StateMap = HashMap<u64, u128, BuildHasherDefault<KeyHasher>>;
 
-/// Binomial coefficients up to 32.
-fn binomial(n: u8, k: u8) -> u128 {
-    if k > n {
-        return 0;
+/// Pascal's triangle up to 32 cards (C(32, 16) fits 64 bits).
+const BINOMIALS: [[u64; 33]; 33] = {
+    let mut table = [[0u64; 33]; 33];
+    let mut n = 0;
+    while n < 33 {
+        table[n][0] = 1;
+        let mut k = 1;
+        while k <= n {
+            table[n][k] = table[n - 1][k - 1] + table[n - 1][k];
+            k += 1;
+        }
+        n += 1;
     }
-    let k = k.min(n - k);
-    (0..u128::from(k)).fold(1, |acc, i| acc * (u128::from(n) - i) / (i + 1))
+    table
+};
+
+/// Binomial coefficients up to 32 (0 when `k > n`), read from the table.
+pub(crate) fn binomial(n: u8, k: u8) -> u128 {
+    u128::from(BINOMIALS[usize::from(n)][usize::from(k)])
 }
 
 /// A complex-card choice of a layer: which cards, how many, with what
@@ -154,7 +202,7 @@ struct Choice {
 /// The weight of putting the complex `cards` into `layer` (whose
 /// capacity and allowed cards the caller has checked), or `None` when an
 /// "at least one" constraint of the layer is left unmet.
-fn choice_weight(layer: &Layer, cards: u32) -> Option<u128> {
+pub(crate) fn choice_weight(layer: &Layer, cards: u32) -> Option<u128> {
     if layer.at_least_one.iter().any(|&need| need & cards == 0) {
         return None;
     }
@@ -165,34 +213,57 @@ fn choice_weight(layer: &Layer, cards: u32) -> Option<u128> {
     }))
 }
 
-/// Every admissible complex part of a hand for `layer`.
+/// Every admissible complex part of a hand for `layer`: the subsets of
+/// the complex cards it allows, at most its capacity and at least what
+/// its plain cards cannot fill, that meet its "at least one" constraints.
 fn choices(problem: &Problem, layer_index: usize) -> Vec<Choice> {
     let layer = &problem.layers[layer_index];
-    let allowed: Vec<u32> = (0..problem.complex.len() as u32)
-        .filter(|&i| problem.complex[i as usize] >> layer_index & 1 == 1)
-        .collect();
+    let allowed = (0..problem.complex.len())
+        .filter(|&i| problem.complex[i] >> layer_index & 1 == 1)
+        .fold(0u32, |mask, i| mask | 1 << i);
+    let plain: u32 = problem
+        .classes
+        .iter()
+        .filter(|c| c.allowed >> layer_index & 1 == 1)
+        .map(|c| u32::from(c.size))
+        .sum();
+    let most = u32::from(layer.capacity);
+    let least = most.saturating_sub(plain);
     let mut out = Vec::new();
-    // Enumerate subsets of the allowed complex cards by index mask.
-    let limit = 1u64 << allowed.len();
-    for pick in 0..limit {
-        if pick.count_ones() > u32::from(layer.capacity) {
-            continue;
+    for_each_subset(allowed, least, most, 0, &mut |cards| {
+        if let Some(weight) = choice_weight(layer, cards) {
+            out.push(Choice {
+                cards,
+                size: cards.count_ones() as u8,
+                weight,
+            });
         }
-        let cards = allowed
-            .iter()
-            .enumerate()
-            .filter(|(bit, _)| pick >> bit & 1 == 1)
-            .fold(0u32, |mask, (_, &i)| mask | 1 << i);
-        let Some(weight) = choice_weight(layer, cards) else {
-            continue;
-        };
-        out.push(Choice {
-            cards,
-            size: pick.count_ones() as u8,
-            weight,
-        });
-    }
+    });
     out
+}
+
+/// Calls `visit(chosen | subset)` for every subset of `rest` with between
+/// `least` and `most` cards (complex-card masks).
+pub(crate) fn for_each_subset(
+    rest: u32,
+    least: u32,
+    most: u32,
+    chosen: u32,
+    visit: &mut impl FnMut(u32),
+) {
+    if rest.count_ones() < least {
+        return;
+    }
+    if rest == 0 || most == 0 {
+        if least == 0 {
+            visit(chosen);
+        }
+        return;
+    }
+    let bit = rest & rest.wrapping_neg();
+    let rest = rest & !bit;
+    for_each_subset(rest, least, most, chosen, visit);
+    for_each_subset(rest, least.saturating_sub(1), most - 1, chosen | bit, visit);
 }
 
 /// The plain-card side of the state: class counts left, in mixed radix.
@@ -233,12 +304,14 @@ impl Radix {
 /// Calls `visit(delta, multiplicity, draws)` for every way of drawing
 /// `wanted` plain cards from the classes `allowed` (with `left[c]` cards
 /// left), where `delta` is the mixed-radix amount to subtract and `draws`
-/// lists the (class, count) pairs with a positive count.
+/// lists the (class, count) pairs with a positive count (`draws` is the
+/// caller's buffer, left as it was found).
 fn for_each_draw(
     allowed: &[usize],
     left: &[u8],
     strides: &[u64],
     wanted: u8,
+    draws: &mut Vec<(usize, u8)>,
     visit: &mut impl FnMut(u64, u128, &[(usize, u8)]),
 ) {
     #[allow(clippy::too_many_arguments)]
@@ -280,8 +353,7 @@ fn for_each_draw(
             }
         }
     }
-    let mut draws = Vec::with_capacity(allowed.len());
-    go(allowed, left, strides, wanted, 0, 1, &mut draws, visit);
+    go(allowed, left, strides, wanted, 0, 1, draws, visit);
 }
 
 /// Per-layer precomputation shared by the forward and backward sweeps.
@@ -291,8 +363,14 @@ struct Prepared {
     radix: Radix,
 }
 
+/// The precomputation of every layer.
 fn prepare(problem: &Problem) -> Prepared {
-    let layers = problem.layers.len();
+    prepare_layers(problem, problem.layers.len())
+}
+
+/// The precomputation of the first `layers` layers only (a sweep that
+/// never expands a later layer).
+fn prepare_layers(problem: &Problem, layers: usize) -> Prepared {
     Prepared {
         choices: (0..layers).map(|j| choices(problem, j)).collect(),
         class_lists: (0..layers)
@@ -306,6 +384,23 @@ fn prepare(problem: &Problem) -> Prepared {
     }
 }
 
+/// The buffers of a sweep: the plain cards left per class of the state
+/// being expanded, and the draws of the transition being visited.
+#[derive(Debug, Default)]
+struct Scratch {
+    left: Vec<u8>,
+    draws: Vec<(usize, u8)>,
+}
+
+impl Scratch {
+    fn new(problem: &Problem) -> Scratch {
+        Scratch {
+            left: vec![0u8; problem.classes.len()],
+            draws: Vec::with_capacity(problem.classes.len()),
+        }
+    }
+}
+
 /// Visit every transition out of state `key` through layer `j`:
 /// `(next key, weight times multiplicity, choice, draws)`.
 fn for_each_transition(
@@ -313,9 +408,10 @@ fn for_each_transition(
     prepared: &Prepared,
     j: usize,
     key: u64,
-    left: &mut [u8],
+    scratch: &mut Scratch,
     visit: &mut impl FnMut(u64, u128, &Choice, &[(usize, u8)]),
 ) {
+    let Scratch { left, draws } = scratch;
     let used = key as u32;
     let code = key >> 32;
     prepared.radix.decode(code, left);
@@ -330,6 +426,7 @@ fn for_each_transition(
             left,
             &prepared.radix.strides,
             wanted,
+            draws,
             &mut |delta, mult, draws| {
                 let next = u64::from(used | choice.cards) | (code - delta) << 32;
                 visit(next, choice.weight * mult, choice, draws);
@@ -351,7 +448,7 @@ impl Problem {
         let mut layers = Vec::with_capacity(self.layers.len() + 1);
         let mut current = StateMap::default();
         current.insert(self.start_key(&prepared.radix), 1);
-        let mut left = vec![0u8; self.classes.len()];
+        let mut scratch = Scratch::new(self);
         for j in 0..self.layers.len() {
             let mut next = StateMap::default();
             for (&key, &ways) in &current {
@@ -361,7 +458,7 @@ impl Problem {
                     next.clear();
                     break;
                 }
-                for_each_transition(self, prepared, j, key, &mut left, &mut |to, m, _, _| {
+                for_each_transition(self, prepared, j, key, &mut scratch, &mut |to, m, _, _| {
                     *next.entry(to).or_insert(0) += ways * m;
                 });
             }
@@ -392,7 +489,7 @@ impl Problem {
         let mut class_in = vec![vec![0u128; self.classes.len()]; layers];
         let mut after = StateMap::default();
         after.insert(self.end_key(), 1);
-        let mut left = vec![0u8; self.classes.len()];
+        let mut scratch = Scratch::new(self);
         for j in (0..layers).rev() {
             let mut before = StateMap::default();
             for (&key, &ways_in) in &forward[j] {
@@ -405,7 +502,7 @@ impl Problem {
                     &prepared,
                     j,
                     key,
-                    &mut left,
+                    &mut scratch,
                     &mut |to, m, choice, draws| {
                         let Some(&ways_out) = after.get(&to) else {
                             return;
@@ -452,9 +549,15 @@ impl Problem {
     /// equally: divide by the class size for one card. The counts add up to
     /// [`Problem::count`].
     pub fn envelope_atoms(&self) -> Vec<Atom> {
-        let prepared = prepare(self);
-        let mut left = vec![0u8; self.classes.len()];
-        let mut completions = Completions::new(self);
+        let mut tail = Tail::new(self, ENVELOPE_SLOTS);
+        self.envelope_atoms_with(&mut |key, left| tail.completions(key as u32, left))
+    }
+
+    /// [`Problem::envelope_atoms`], the hands after the envelope slots
+    /// counted by `completions(state, plain cards left per class)`.
+    fn envelope_atoms_with(&self, completions: &mut impl FnMut(u64, &[u8]) -> u128) -> Vec<Atom> {
+        let prepared = prepare_layers(self, ENVELOPE_SLOTS);
+        let mut scratch = Scratch::new(self);
         let pick_of = |choice: &Choice, draws: &[(usize, u8)]| {
             if choice.cards != 0 {
                 EnvelopePick::Complex(choice.cards.trailing_zeros() as usize)
@@ -469,7 +572,7 @@ impl Problem {
                 &prepared,
                 j,
                 key,
-                &mut left,
+                &mut scratch,
                 &mut |to, m, choice, draws| {
                     out.push((to, m, pick_of(choice, draws)));
                 },
@@ -477,6 +580,7 @@ impl Problem {
         };
         let (mut first, mut second, mut third) = (Vec::new(), Vec::new(), Vec::new());
         step(self.start_key(&prepared.radix), 0, &mut first);
+        let mut left = vec![0u8; self.classes.len()];
         for &(key1, m0, p0) in &first {
             second.clear();
             step(key1, 1, &mut second);
@@ -484,7 +588,8 @@ impl Problem {
                 third.clear();
                 step(key2, 2, &mut third);
                 for &(key3, m2, p2) in &third {
-                    let rest = completions.from(self, &prepared, 3, key3);
+                    prepared.radix.decode(key3 >> 32, &mut left);
+                    let rest = completions(key3, &left);
                     let count = m0 * m1 * m2 * rest;
                     if count > 0 {
                         atoms.push(([p0, p1, p2], count));
@@ -517,99 +622,6 @@ impl Problem {
     }
 }
 
-/// The (weighted) number of ways to fill the layers from `j` on, from a
-/// state before layer `j`, computed top-down and memoised: only the states
-/// reachable from the start are ever visited, each once, and the last
-/// layer is never enumerated (it must take every card left, so at most one
-/// transition reaches the end). The same sums as a forward pass followed
-/// by a backward one, in half the transitions.
-struct Completions {
-    /// Per layer, the completions of the states met before it.
-    memo: Vec<StateMap>,
-    /// Per layer, the transitions of the state being expanded.
-    transitions: Vec<Vec<(u64, u128)>>,
-    /// Per layer, the plain cards left per class of that state.
-    left: Vec<Vec<u8>>,
-}
-
-impl Completions {
-    fn new(problem: &Problem) -> Completions {
-        let layers = problem.layers.len();
-        Completions {
-            memo: (0..layers).map(|_| StateMap::default()).collect(),
-            transitions: vec![Vec::new(); layers],
-            left: vec![vec![0u8; problem.classes.len()]; layers + 1],
-        }
-    }
-
-    /// The completions of state `key` before layer `j` (0 once the budget
-    /// is spent: the caller's next tick reports it).
-    fn from(&mut self, problem: &Problem, prepared: &Prepared, j: usize, key: u64) -> u128 {
-        let layers = problem.layers.len();
-        if j == layers {
-            return u128::from(key == problem.end_key());
-        }
-        if j + 1 == layers {
-            return self.last(problem, prepared, key);
-        }
-        if let Some(&known) = self.memo[j].get(&key) {
-            return known;
-        }
-        if crate::budget::tick().is_err() {
-            return 0;
-        }
-        let mut transitions = std::mem::take(&mut self.transitions[j]);
-        transitions.clear();
-        for_each_transition(
-            problem,
-            prepared,
-            j,
-            key,
-            &mut self.left[j],
-            &mut |to, m, _, _| transitions.push((to, m)),
-        );
-        let mut total = 0u128;
-        for &(to, m) in &transitions {
-            let rest = self.from(problem, prepared, j + 1, to);
-            total += m * rest;
-        }
-        self.transitions[j] = transitions;
-        self.memo[j].insert(key, total);
-        total
-    }
-
-    /// The completions of state `key` before the last layer: the one way
-    /// of putting every card left there, if the layer admits it.
-    fn last(&mut self, problem: &Problem, prepared: &Prepared, key: u64) -> u128 {
-        let j = problem.layers.len() - 1;
-        let layer = &problem.layers[j];
-        let cards = problem.end_key() as u32 & !(key as u32);
-        let left = &mut self.left[j];
-        prepared.radix.decode(key >> 32, left);
-        let plain: u32 = left.iter().map(|&l| u32::from(l)).sum();
-        if cards.count_ones() + plain != u32::from(layer.capacity) {
-            return 0;
-        }
-        let plain_allowed = left
-            .iter()
-            .enumerate()
-            .all(|(c, &l)| l == 0 || problem.classes[c].allowed >> j & 1 == 1);
-        let mut rest = cards;
-        while rest != 0 {
-            let i = rest.trailing_zeros() as usize;
-            if problem.complex[i] >> j & 1 == 0 {
-                return 0;
-            }
-            rest &= rest - 1;
-        }
-        if !plain_allowed {
-            return 0;
-        }
-        // Every class left is drawn whole: a multiplicity of 1.
-        choice_weight(layer, cards).unwrap_or(0)
-    }
-}
-
 fn full_mask(bits: usize) -> u32 {
     if bits >= 32 {
         u32::MAX
@@ -619,79 +631,4 @@ fn full_mask(bits: usize) -> u32 {
 }
 
 #[cfg(test)]
-mod tests {
-    use super::*;
-
-    fn layer(capacity: u8) -> Layer {
-        Layer {
-            capacity,
-            ..Layer::default()
-        }
-    }
-
-    #[test]
-    fn plain_cards_count_as_multinomials() {
-        // 6 interchangeable cards into hands of 3, 2, 1: 6!/(3!2!1!) = 60.
-        let problem = Problem {
-            layers: vec![layer(3), layer(2), layer(1)],
-            complex: vec![],
-            classes: vec![PlainClass {
-                size: 6,
-                allowed: 0b111,
-            }],
-        };
-        let solution = problem.solve();
-        assert_eq!(solution.total, 60);
-        assert_eq!(problem.count(), 60);
-        // Each layer receives its capacity in every placement.
-        assert_eq!(solution.class_in[0][0], 60 * 3);
-        assert_eq!(solution.class_in[2][0], 60);
-    }
-
-    #[test]
-    fn at_least_one_and_weights_match_hand_enumeration() {
-        // Cards a, b complex; two layers of 1 and 2 cards, plus one plain
-        // card allowed anywhere. Layer 1 must get a or b.
-        let problem = Problem {
-            layers: vec![
-                layer(1),
-                Layer {
-                    capacity: 2,
-                    at_least_one: vec![0b11],
-                    weights: vec![LayerWeight {
-                        already: 0,
-                        named: 0b11,
-                        scale: 2,
-                    }],
-                },
-            ],
-            complex: vec![0b11, 0b11],
-            classes: vec![PlainClass {
-                size: 1,
-                allowed: 0b11,
-            }],
-        };
-        // Placements (layer0 card): a -> layer1 {b, x}: weight 2/1 = 2;
-        // b -> {a, x}: 2; x -> {a, b}: 2/2 = 1. Total 5.
-        let solution = problem.solve();
-        assert_eq!(solution.total, 5);
-        assert_eq!(solution.complex_in[0], vec![2, 2]);
-        assert_eq!(solution.complex_in[1], vec![3, 3]);
-        assert_eq!(solution.class_in[0], vec![1]);
-        assert_eq!(solution.class_in[1], vec![4]);
-    }
-
-    #[test]
-    fn impossible_problems_count_zero() {
-        let problem = Problem {
-            layers: vec![layer(2)],
-            complex: vec![],
-            classes: vec![PlainClass {
-                size: 2,
-                allowed: 0,
-            }],
-        };
-        assert_eq!(problem.solve().total, 0);
-        assert_eq!(problem.count(), 0);
-    }
-}
+mod tests;
