@@ -7,7 +7,8 @@
 //! against the most-likely rule in the same seat of the same deals; the
 //! opponents' chance of becoming certain at their k-th turn; and the
 //! accusation rules "accuse when P(most likely) >= t after my suggestion"
-//! against waiting for certainty.
+//! against waiting for certainty. The races of one deal share a
+//! [`RaceMemo`]: they replay the same turns until their choices differ.
 //!
 //! `cargo bench --bench cluedo_race`. Environment: `CLUEDO_GAMES` (races
 //! per player count, default 200), `CLUEDO_PLAYERS` (default "3,4,5,6"),
@@ -16,7 +17,9 @@
 //! "0.5,0.67,0.8"), `CLUEDO_MODEL` (default `uniform-responder`).
 
 use gametab::cluedo::race::HAZARD_TURNS;
-use gametab::cluedo::simulate::{race, AccuseRule, Policy, RaceResult, Responders, Table};
+use gametab::cluedo::simulate::{
+    race_with, AccuseRule, Policy, RaceMemo, RaceResult, Responders, Table,
+};
 use gametab_games::cluedo::{Model, Objective, Seat};
 use rayon::prelude::*;
 
@@ -65,9 +68,10 @@ fn main() {
             .map(|seed| {
                 let table = Table::new(n, seed, Responders::Uniform);
                 let advised = Seat((seed % n as u64) as u8);
-                let play = |objective, rule| {
-                    race(&table, advised, Policy::new(objective, model), rule, LIMIT)
-                        .expect("consistent")
+                let mut memo = RaceMemo::new();
+                let mut play = |objective, rule| {
+                    let policy = Policy::new(objective, model);
+                    race_with(&table, advised, policy, rule, LIMIT, &mut memo).expect("consistent")
                 };
                 let by_policy = objectives
                     .iter()

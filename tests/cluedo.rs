@@ -1,16 +1,19 @@
 //! Integration tests of the Cluedo table builder and CLI glue: the
 //! tabulated family against a brute-force enumeration, rows equal to a fresh
 //! exact count, deterministic bytes across thread counts, simulated logs
-//! that the engine accepts, and a write-then-read round trip of a small
-//! few-candidate table answering queries (from the table and, outside it,
-//! from the engine).
+//! that the engine accepts, races that end the same with a shared memo as
+//! alone, and a write-then-read round trip of a small few-candidate table
+//! answering queries (from the table and, outside it, from the engine).
 
 use std::collections::BTreeMap;
 
 use bytes::Bytes;
-use gametab::cluedo::{family, simulate::simulated_log, table};
+use gametab::cluedo::simulate::{
+    race, race_with, simulated_log, AccuseRule, Policy, RaceMemo, Responders, Table,
+};
+use gametab::cluedo::{family, table};
 use gametab::parquet_write::write_parquet;
-use gametab_games::cluedo::{analyse, FewCandidates, Model, Opponents};
+use gametab_games::cluedo::{analyse, FewCandidates, Model, Objective, Opponents, Seat};
 use gametab_lookup::cluedo::schema::{
     FEW_CANDIDATES, MAX_ACTIVE_OPPONENTS, MAX_UNKNOWN_WITH_THREE_ACTIVE,
 };
@@ -120,6 +123,30 @@ fn simulated_mid_game_logs_are_consistent() {
                 let notebook = analyse(&knowledge, model).unwrap();
                 assert!(notebook.deals() > 0);
             }
+        }
+    }
+}
+
+#[test]
+fn races_sharing_a_memo_end_as_races_alone() {
+    // The bench's five races per deal share one memo; each must end as it
+    // does alone (same winner, turns, gamble and turns per seat).
+    let rules = [
+        (Objective::Certainty, AccuseRule::WhenCertain),
+        (Objective::MostLikely, AccuseRule::WhenCertain),
+        (Objective::Certainty, AccuseRule::AtLeast(0.5)),
+        (Objective::Certainty, AccuseRule::AtLeast(0.8)),
+    ];
+    for (players, seed) in [(3, 1u64), (4, 2)] {
+        let table = Table::new(players, seed, Responders::Uniform);
+        let advised = Seat((seed % players as u64) as u8);
+        let mut memo = RaceMemo::new();
+        for (objective, rule) in rules {
+            let policy = Policy::new(objective, Model::UniformResponder);
+            let shared = race_with(&table, advised, policy, rule, 400, &mut memo).unwrap();
+            let alone = race(&table, advised, policy, rule, 400).unwrap();
+            assert_eq!(shared, alone, "{players} players, {objective:?}, {rule:?}");
+            assert!(shared.turns < 400);
         }
     }
 }

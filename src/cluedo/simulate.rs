@@ -9,7 +9,8 @@
 //! - [`race`]: every player suggests in turn; one is advised, the others
 //!   suggest the most likely triple; each accuses when certain (or, for the
 //!   advised player, by an [`AccuseRule`]), and the first right accusation
-//!   wins.
+//!   wins. [`race_with`] shares a [`RaceMemo`] between races: races on the
+//!   same deal replay the same turns until their choices differ.
 //!
 //! **Fair answers.** Which card a responder shows is not drawn from a
 //! running random stream (which would diverge between two policies as soon
@@ -22,8 +23,11 @@
 //! (a habit that model does not expect, to measure what a mismatched model
 //! costs).
 
+use std::collections::hash_map::Entry;
+use std::collections::HashMap;
+
 use gametab_games::cluedo::{
-    accusation, advise_by, Card, CardSet, Category, Deck, GameLog, LoggedAccusation,
+    accusation, advise_by, Card, CardSet, Category, Deck, GameLog, Knowledge, LoggedAccusation,
     LoggedSuggestion, Model, Objective, Rules, Seat,
 };
 
@@ -302,20 +306,67 @@ impl Policy {
 
     /// The suggestion this policy makes from `log` (whose `me` is the
     /// suggester), having made `made` suggestions before.
-    fn suggest(&self, log: &GameLog, made: usize) -> gametab_games::Result<[Card; 3]> {
+    fn suggest(
+        &self,
+        log: &GameLog,
+        made: usize,
+        memo: &mut RaceMemo,
+    ) -> gametab_games::Result<[Card; 3]> {
         let knowledge = log.knowledge()?;
         let dead = made < self.dead_first;
         if self.objective == Objective::MostLikely && !dead {
             // The ranking's first entry, without scoring the others.
-            return Ok(accusation(&knowledge, self.model)?.0);
+            return Ok(memo.accusation(&knowledge, self.model)?.0);
         }
-        let advice = advise_by(&knowledge, self.model, Seat(log.me), None, self.objective)?;
+        let key = (knowledge, self.objective, self.model, dead);
+        if let Some(&cards) = memo.suggestions.get(&key) {
+            return Ok(cards);
+        }
+        let knowledge = &key.0;
+        let advice = advise_by(knowledge, self.model, Seat(log.me), None, self.objective)?;
         let pick = advice
             .ranking
             .iter()
             .find(|s| !dead || !s.dead.is_empty())
             .unwrap_or(&advice.ranking[0]);
+        memo.suggestions.insert(key, pick.cards);
         Ok(pick.cards)
+    }
+}
+
+/// The answers the simulated players have computed, by what they knew.
+///
+/// Every choice of a simulated player is a function of their knowledge
+/// alone (and of their policy): the suggestion an objective ranks first,
+/// the most likely triple and its chance. Races on the same deal with
+/// another advice policy or another accusation rule replay the same turns
+/// until the advised player's choices differ (an accusation rule changes
+/// nothing before the player accuses), and every opponent asks for the
+/// most likely triple at the start of a turn, to suggest it, and after the
+/// answer. Kept here, each is computed once; the races' results are the
+/// same with a memo as without (a test compares them).
+#[derive(Debug, Default)]
+pub struct RaceMemo {
+    accusations: HashMap<(Knowledge, Model), ([Card; 3], f64)>,
+    suggestions: HashMap<(Knowledge, Objective, Model, bool), [Card; 3]>,
+}
+
+impl RaceMemo {
+    /// An empty memo.
+    pub fn new() -> RaceMemo {
+        RaceMemo::default()
+    }
+
+    /// [`accusation`] of `knowledge` under `model`, computed once.
+    fn accusation(
+        &mut self,
+        knowledge: &Knowledge,
+        model: Model,
+    ) -> gametab_games::Result<([Card; 3], f64)> {
+        match self.accusations.entry((knowledge.clone(), model)) {
+            Entry::Occupied(found) => Ok(*found.get()),
+            Entry::Vacant(new) => Ok(*new.insert(accusation(knowledge, model)?)),
+        }
     }
 }
 
@@ -335,8 +386,8 @@ fn record(log: &mut GameLog, deck: &Deck, by: Seat, named: CardSet, answer: Opti
 
 /// Whether the envelope is certain to the owner of `log` (the support is
 /// the same under both models).
-fn certain(log: &GameLog) -> gametab_games::Result<bool> {
-    Ok(accusation(&log.knowledge()?, Model::EqualDeals)?.1 >= 1.0)
+fn certain(log: &GameLog, memo: &mut RaceMemo) -> gametab_games::Result<bool> {
+    Ok(memo.accusation(&log.knowledge()?, Model::EqualDeals)?.1 >= 1.0)
 }
 
 /// Play the deal of `table` with only seat 0 suggesting, by `policy`,
@@ -352,14 +403,15 @@ pub fn solitaire(
 ) -> gametab_games::Result<Option<usize>> {
     let me = Seat(0);
     let mut log = table.log(me);
+    let mut memo = RaceMemo::new();
     for made in 0..=limit {
-        if certain(&log)? {
+        if certain(&log, &mut memo)? {
             return Ok(Some(made));
         }
         if made == limit {
             break;
         }
-        let named = CardSet::of(&policy.suggest(&log, made)?);
+        let named = CardSet::of(&policy.suggest(&log, made, &mut memo)?);
         let answer = table.answer(made, me, named);
         record(&mut log, &table.deck, me, named, answer);
     }
@@ -407,6 +459,22 @@ pub fn race(
     rule: AccuseRule,
     limit: usize,
 ) -> gametab_games::Result<RaceResult> {
+    race_with(table, advised, policy, rule, limit, &mut RaceMemo::new())
+}
+
+/// [`race`], the players' choices looked up in `memo` first (and kept
+/// there): the same result, faster when races on the same deal share it.
+///
+/// # Errors
+/// As [`race`].
+pub fn race_with(
+    table: &Table,
+    advised: Seat,
+    policy: Policy,
+    rule: AccuseRule,
+    limit: usize,
+    memo: &mut RaceMemo,
+) -> gametab_games::Result<RaceResult> {
     let n = table.players();
     let others = Policy::new(Objective::MostLikely, policy.model);
     let mut logs: Vec<GameLog> = (0..n).map(|s| table.log(Seat(s as u8))).collect();
@@ -432,18 +500,18 @@ pub fn race(
         }
         turns_of[by.index()] += 1;
         let log = &logs[by.index()];
-        let (likely, p) = accusation(&log.knowledge()?, policy.model)?;
+        let (likely, p) = memo.accusation(&log.knowledge()?, policy.model)?;
         if p >= 1.0 {
             let winner = (CardSet::of(&likely) == envelope).then_some(by);
             return result(winner, turn, gambled, &turns_of);
         }
         let mine = if by == advised { policy } else { others };
-        let named = CardSet::of(&mine.suggest(log, turns_of[by.index()] - 1)?);
+        let named = CardSet::of(&mine.suggest(log, turns_of[by.index()] - 1, memo)?);
         let answer = table.answer(turn, by, named);
         for log in &mut logs {
             record(log, &table.deck, by, named, answer);
         }
-        let (likely, p) = accusation(&logs[by.index()].knowledge()?, policy.model)?;
+        let (likely, p) = memo.accusation(&logs[by.index()].knowledge()?, policy.model)?;
         let accuse =
             p >= 1.0 || (by == advised && matches!(rule, AccuseRule::AtLeast(t) if p >= t));
         if accuse {

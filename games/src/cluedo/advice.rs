@@ -365,6 +365,22 @@ pub fn advise_by(
     room: Option<Card>,
     objective: Objective,
 ) -> Result<Advice> {
+    advise_counting(knowledge, model, me, room, objective, AtomCache::default())
+}
+
+/// [`advise_by`], every counting problem looked up in `cache` first (the
+/// tests pass one that counts another way).
+///
+/// # Errors
+/// As [`advise`].
+pub(crate) fn advise_counting(
+    knowledge: &Knowledge,
+    model: Model,
+    me: Seat,
+    room: Option<Card>,
+    objective: Objective,
+    mut cache: AtomCache,
+) -> Result<Advice> {
     let rules = *knowledge.rules();
     let deck = rules.deck();
     if let Some(room) = room {
@@ -375,7 +391,7 @@ pub fn advise_by(
             });
         }
     }
-    let base = envelope_joint(knowledge, model)?
+    let base = envelope_joint_cached(knowledge, model, &mut cache)?
         .ok_or_else(|| Error::Inconsistent("no deal agrees with the log".to_string()))?;
     let rooms: Vec<Card> = match room {
         Some(room) => vec![room],
@@ -383,7 +399,6 @@ pub fn advise_by(
     };
     let now = Now::new(&rules, &base.counts);
     let holdings = Holdings::of(knowledge)?;
-    let mut cache = AtomCache::default();
     let mut ranking = Vec::new();
     for suspect in deck.category_cards(Category::Suspect).cards() {
         for weapon in deck.category_cards(Category::Weapon).cards() {

@@ -106,7 +106,7 @@ impl Observer {
 
 /// Everything known: rules, observer and facts, each checked to name real
 /// seats and cards.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Knowledge {
     rules: Rules,
     observer: Observer,
