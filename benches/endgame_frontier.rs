@@ -40,7 +40,8 @@
 //! ("solved and certified"). A larger one (24 bids, or 20 bids with many
 //! hands) keeps the double oracle's own bounds, best responses on the full
 //! game computed by its pruned walk ([`solve_double_oracle`]); it could not
-//! be tabulated.
+//! be tabulated. A value is printed as a fraction only when the fraction
+//! lies inside the bracket ([`value_text`]), else as a float.
 //!
 //! Each game runs in a process of its own (this program again, with
 //! `ENDGAME_FRONTIER_CHILD` naming the game), so that its peak resident
@@ -162,6 +163,28 @@ fn lp_options() -> Result<LpOptions> {
     })
 }
 
+/// A solved game's value: the fraction the build would store
+/// ([`exact_value`]: the smallest denominator up to a million within
+/// 1e-12 of the LP's value and of the bracket) when it also lies inside
+/// the bracket itself (to 1e-15, the rounding of the best responses),
+/// else the float, with how far outside the bracket that fraction lies: a
+/// bracket narrower than the tolerance can rule out the fraction the
+/// tolerance admits.
+fn value_text(value: f64, bounds: &Certificate) -> String {
+    match exact_value(value, bounds) {
+        Some(f) => {
+            let v = f.value();
+            let outside = (bounds.lower - v).max(v - bounds.upper);
+            if outside <= 1e-15 {
+                f.to_string()
+            } else {
+                format!("{value:.16} (not {f}: {outside:.1e} outside the bounds)")
+            }
+        }
+        None => format!("{value:.16}"),
+    }
+}
+
 /// One row of the table.
 struct Row {
     how: String,
@@ -209,9 +232,7 @@ fn solve_row(game: Endgame, budget: Option<f64>) -> Result<Row> {
             size: s.size,
             sequences: None,
             bounds: s.certificate,
-            value: s
-                .exact
-                .map_or_else(|| format!("{:.12}", s.value), |f| f.to_string()),
+            value: value_text(s.value, &s.certificate),
             note: String::new(),
         });
     }
@@ -236,9 +257,7 @@ fn solve_row(game: Endgame, budget: Option<f64>) -> Result<Row> {
             size: s.size,
             sequences: Some(state.sequences),
             bounds: s.certificate,
-            value: s
-                .exact
-                .map_or_else(|| format!("{:.12}", s.value), |f| f.to_string()),
+            value: value_text(s.value, &s.certificate),
             note: times,
         });
     }
@@ -252,8 +271,7 @@ fn solve_row(game: Endgame, budget: Option<f64>) -> Result<Row> {
         size: state.size,
         sequences: Some(state.sequences),
         bounds,
-        value: exact_value(state.value, &bounds)
-            .map_or_else(|| format!("{:.12}", state.value), |f| f.to_string()),
+        value: value_text(state.value, &bounds),
         note: times,
     })
 }
