@@ -2,28 +2,71 @@
 //! the games beyond the default build (two dice each, three against one
 //! and one against three, 4 to 6 sides, both rule sets) one at a time,
 //! smallest first, by the double oracle, and reports for each its value,
-//! the final restricted LP beside the full LP's size, the rounds, the time
-//! and the process's peak memory, until a time budget is spent
-//! (`ENDGAME_FRONTIER_SECONDS`, default 1200; a game that starts before
-//! the budget ends is finished). One HiGHS thread, as in the build.
+//! the final restricted LP beside the full LP's size, the rounds, the time,
+//! the peak memory and the machine's load, until a time budget is spent
+//! (`ENDGAME_FRONTIER_SECONDS`, default 1200: no game starts after it).
+//! One HiGHS thread, as in the build.
 //!
-//! A game whose strategies fit the dense layout the tables use
-//! ([`fits`]) is solved as the build solves it: the double oracle, the
-//! best-response fill and the independent certificate over every history.
-//! A larger one (24 bids, or 20 bids with many hands) is solved by the
-//! double oracle alone, whose bounds are best responses on the full game
-//! computed by its pruned walk ([`solve_double_oracle`]); it could not be
-//! tabulated.
+//! `ENDGAME_FRONTIER_GAME_SECONDS` gives each game a budget of its own:
+//! once it is spent, the double oracle stops after the round it is in (a
+//! round is never cut short, so a game may overrun its budget by one
+//! round) and the row says "NOT SOLVED in budget", with the state at that
+//! point: the rounds, the last restricted LP's rows x columns (nonzeros),
+//! the included sequences, and the bracket [lower, upper] on the game
+//! value that the last round's two best responses on the full game give
+//! (both are valid bounds whatever the restricted strategies are; the
+//! tightest bounds of any round are printed beside them when they differ).
+//! Unset, every game runs until it is solved.
+//!
+//! `ENDGAME_FRONTIER_LP=ipm` (frontier only; `simplex`, the default, is
+//! the build's) solves each round's restricted LP by HiGHS's interior
+//! point method with crossover instead of the dual simplex from the last
+//! basis. Profiled on 2v2 with five sides, wild (`perf`, 300 s): HiGHS
+//! takes 99.9 % of the time, almost all of it in the simplex's basis
+//! factor solves (ftran/btran 45 %, reindexing 13 %); the best responses
+//! take 0.1 s and building the trees and LPs 0.3 s. The warm-started
+//! simplex needs 5,000 to 12,000 iterations a round from 10,000 rows on:
+//! 8 to 33 s per LP of 10,000 to 17,600 rows. The interior point method
+//! solved LPs of 10,000 to 16,300 rows in 1.1 to 3.1 s, of 17,000 to
+//! 22,500 rows in 9 to 21 s (load 5 to 8 on the 2 cores), and reached 40
+//! rounds in 150 s where the simplex reached 35 in 300 s (a different
+//! optimum of the same LP may be chosen, so the rounds differ from the
+//! simplex's; every bound and the certificate hold either way). Nothing
+//! outside HiGHS is worth speeding up at this size.
+//!
+//! A solved game whose strategies fit the dense layout the tables use
+//! ([`fits`]) is then certified as the build certifies it: the
+//! best-response fill and the independent certificate over every history
+//! ("solved and certified"). A larger one (24 bids, or 20 bids with many
+//! hands) keeps the double oracle's own bounds, best responses on the full
+//! game computed by its pruned walk ([`solve_double_oracle`]); it could not
+//! be tabulated. A value is printed as a fraction only when the fraction
+//! lies inside the bracket ([`value_text`]), else as a float.
+//!
+//! Each game runs in a process of its own (this program again, with
+//! `ENDGAME_FRONTIER_CHILD` naming the game), so that its peak resident
+//! memory (VmHWM) is its own and a game killed for its memory ends only
+//! its row.
 //!
 //! `cargo bench --bench endgame_frontier` (a plain program, not criterion:
 //! each point is one solve of seconds to hours). `ENDGAME_FRONTIER` may
 //! name the games, e.g. `2,2,6,normal;3,1,4,wild`.
+//!
+//! Measured (`RAYON_NUM_THREADS=1`, `nice -n 10`, on the 2-core build
+//! machine shared with other work): see the README's endgame frontier
+//! section for the table.
 
-use std::time::Instant;
+use std::process::Command;
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
 
 use gametab::dice::endgame::build::fits;
-use gametab::dice::endgame::oracle::solve_double_oracle;
-use gametab::dice::endgame::{exact_value, lp, solve, Certificate, LpOptions, MAX_EXPLOITABILITY};
+use gametab::dice::endgame::oracle::{solve_double_oracle, OracleOutcome, OracleState};
+use gametab::dice::endgame::{
+    certify_oracle, exact_value, lp, method_for, solve, Certificate, LpOptions, LpSize, Method,
+    MAX_EXPLOITABILITY,
+};
 use gametab_games::dice::endgame::{Endgame, Player};
 
 /// The nonzeros the full LP would have, roughly: histories times hand
@@ -43,6 +86,15 @@ fn peak_mib() -> f64 {
         .map_or(f64::NAN, |kb| kb / 1024.0)
 }
 
+/// The machine's load averages over 1, 5 and 15 minutes.
+fn load() -> String {
+    let text = std::fs::read_to_string("/proc/loadavg").unwrap_or_default();
+    text.split_whitespace()
+        .take(3)
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
 fn parse_game(text: &str) -> Option<Endgame> {
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
     let [a, b, s, rules] = parts[..] else {
@@ -55,6 +107,16 @@ fn parse_game(text: &str) -> Option<Endgame> {
         rules == "wild",
     )
     .ok()
+}
+
+fn game_text(game: Endgame) -> String {
+    format!(
+        "{},{},{},{}",
+        game.dice(Player::One),
+        game.dice(Player::Two),
+        game.sides(),
+        game.rules_name()
+    )
 }
 
 /// The frontier of the issue: 2v2, 3v1 and 1v3 with 4 to 6 sides, normal
@@ -71,71 +133,219 @@ fn frontier() -> Vec<Endgame> {
     games
 }
 
-fn main() {
-    let budget: f64 = std::env::var("ENDGAME_FRONTIER_SECONDS")
-        .ok()
-        .and_then(|s| s.parse().ok())
-        .unwrap_or(1200.0);
+/// Seconds from the environment variable `name`, if set.
+fn seconds(name: &str) -> Result<Option<f64>> {
+    match std::env::var(name) {
+        Ok(text) => {
+            let s: f64 = text
+                .trim()
+                .parse()
+                .with_context(|| format!("{name}={text}: not a number of seconds"))?;
+            Ok(Some(s))
+        }
+        Err(_) => Ok(None),
+    }
+}
+
+/// The LP options of the double oracle: the build's, or with HiGHS's
+/// `solver` from `ENDGAME_FRONTIER_LP` (`simplex`, the build's default,
+/// `ipm` or `choose`).
+fn lp_options() -> Result<LpOptions> {
+    let method = match std::env::var("ENDGAME_FRONTIER_LP").as_deref() {
+        Err(_) | Ok("simplex") => "simplex",
+        Ok("ipm") => "ipm",
+        Ok("choose") => "choose",
+        Ok(other) => anyhow::bail!("ENDGAME_FRONTIER_LP={other}: not simplex, ipm or choose"),
+    };
+    Ok(LpOptions {
+        method,
+        ..LpOptions::default()
+    })
+}
+
+/// A solved game's value: the fraction the build would store
+/// ([`exact_value`]: the smallest denominator up to a million within
+/// 1e-12 of the LP's value and of the bracket) when it also lies inside
+/// the bracket itself (to 1e-15, the rounding of the best responses),
+/// else the float, with how far outside the bracket that fraction lies: a
+/// bracket narrower than the tolerance can rule out the fraction the
+/// tolerance admits.
+fn value_text(value: f64, bounds: &Certificate) -> String {
+    match exact_value(value, bounds) {
+        Some(f) => {
+            let v = f.value();
+            let outside = (bounds.lower - v).max(v - bounds.upper);
+            if outside <= 1e-15 {
+                f.to_string()
+            } else {
+                format!("{value:.16} (not {f}: {outside:.1e} outside the bounds)")
+            }
+        }
+        None => format!("{value:.16}"),
+    }
+}
+
+/// One row of the table.
+struct Row {
+    how: String,
+    rounds: u32,
+    size: LpSize,
+    sequences: Option<usize>,
+    bounds: Certificate,
+    value: String,
+    note: String,
+}
+
+/// The row of a game the budget stopped.
+fn stopped_row(state: &OracleState, budget: f64) -> Row {
+    let [upper, lower] = state.bounds;
+    let [best_upper, best_lower] = state.best_bounds;
+    let note = if best_upper < upper || best_lower > lower {
+        format!(" (tightest of any round [{best_lower:.15}, {best_upper:.15}])")
+    } else {
+        String::new()
+    };
+    Row {
+        how: format!("NOT SOLVED in budget ({budget} s)"),
+        rounds: state.rounds,
+        size: state.size,
+        sequences: Some(state.sequences),
+        bounds: Certificate { upper, lower },
+        value: format!("restricted {:.12}", state.value),
+        note: format!(
+            "{note}; LP {:.1} s ({:.1} s in HiGHS), responses {:.1} s",
+            state.lp_time.as_secs_f64(),
+            state.highs_time.as_secs_f64(),
+            state.response_time.as_secs_f64()
+        ),
+    }
+}
+
+/// Solve `game` within `budget` seconds (if any) and describe it.
+fn solve_row(game: Endgame, budget: Option<f64>) -> Result<Row> {
+    if method_for(game) == Method::FullLp {
+        // A small wild game: the build's full LP, never stopped.
+        let s = solve(game, LpOptions::default())?;
+        return Ok(Row {
+            how: "solved and certified (full LP)".into(),
+            rounds: s.lps,
+            size: s.size,
+            sequences: None,
+            bounds: s.certificate,
+            value: value_text(s.value, &s.certificate),
+            note: String::new(),
+        });
+    }
+    let deadline = budget.map(|b| Instant::now() + Duration::from_secs_f64(b));
+    let outcome = solve_double_oracle(game, lp_options()?, deadline)?;
+    let found = match outcome {
+        OracleOutcome::OutOfTime(state) => return Ok(stopped_row(&state, budget.unwrap_or(0.0))),
+        OracleOutcome::Converged(found) => found,
+    };
+    let state = found.state;
+    let times = format!(
+        "; LP {:.1} s ({:.1} s in HiGHS), responses {:.1} s",
+        state.lp_time.as_secs_f64(),
+        state.highs_time.as_secs_f64(),
+        state.response_time.as_secs_f64()
+    );
+    if fits(game) {
+        let s = certify_oracle(game, found)?;
+        return Ok(Row {
+            how: "solved and certified".into(),
+            rounds: s.lps,
+            size: s.size,
+            sequences: Some(state.sequences),
+            bounds: s.certificate,
+            value: value_text(s.value, &s.certificate),
+            note: times,
+        });
+    }
+    let bounds = Certificate {
+        upper: state.bounds[0],
+        lower: state.bounds[1],
+    };
+    Ok(Row {
+        how: "solved by the double oracle alone (too large to tabulate)".into(),
+        rounds: state.rounds,
+        size: state.size,
+        sequences: Some(state.sequences),
+        bounds,
+        value: value_text(state.value, &bounds),
+        note: times,
+    })
+}
+
+/// Solve one game in this process and print its row.
+fn child(game: Endgame) -> Result<()> {
+    let budget = seconds("ENDGAME_FRONTIER_GAME_SECONDS")?;
+    let began = Instant::now();
+    let load_before = load();
+    let full = lp::full_size(game);
+    match solve_row(game, budget) {
+        Ok(row) => println!(
+            "{game} | {} | {} | {} | {} x {} ({}) | {} x {} ({}) | {} | {:.1} | [{:.15}, {:.15}]{} | {:.1e}{} | {} | {:.0} | {load_before} / {}",
+            game.bid_count(),
+            row.how,
+            row.rounds,
+            row.size.rows,
+            row.size.columns,
+            row.size.nonzeros,
+            full.rows,
+            full.columns,
+            full.nonzeros,
+            row.sequences.map_or_else(|| "-".into(), |s| s.to_string()),
+            began.elapsed().as_secs_f64(),
+            row.bounds.lower,
+            row.bounds.upper,
+            row.note,
+            row.bounds.exploitability(),
+            if row.bounds.exploitability() <= MAX_EXPLOITABILITY { "" } else { " (NOT certified)" },
+            row.value,
+            peak_mib(),
+            load()
+        ),
+        Err(e) => println!("{game}: {e:#}"),
+    }
+    Ok(())
+}
+
+fn main() -> Result<()> {
+    if let Ok(one) = std::env::var("ENDGAME_FRONTIER_CHILD") {
+        let game = parse_game(&one).with_context(|| format!("not a game: {one}"))?;
+        return child(game);
+    }
+    let budget = seconds("ENDGAME_FRONTIER_SECONDS")?.unwrap_or(1200.0);
+    let game_budget = seconds("ENDGAME_FRONTIER_GAME_SECONDS")?;
     let mut games: Vec<Endgame> = match std::env::var("ENDGAME_FRONTIER") {
         Ok(list) => list.split(';').filter_map(parse_game).collect(),
         Err(_) => frontier(),
     };
     games.sort_by_key(|&g| (estimated_size(g), g));
     let start = Instant::now();
-    println!("game | bids | how | rounds | restricted LP rows x columns (nonzeros) | full LP rows x columns (nonzeros) | seconds | bounds | exploitability | value | peak MiB");
+    println!(
+        "budget: {budget} s in all (no game starts after it), {} per game; load {}",
+        game_budget.map_or_else(|| "no limit".into(), |b| format!("{b} s")),
+        load()
+    );
+    println!("game | bids | how | rounds | restricted LP rows x columns (nonzeros) | full LP rows x columns (nonzeros) | sequences | seconds | bounds [lower, upper] | exploitability or gap | value | peak MiB | load at start / end");
+    let exe = std::env::current_exe().context("this program's path")?;
     for game in games {
         if start.elapsed().as_secs_f64() > budget {
             println!("{game}: not started, the {budget} s budget is spent");
             continue;
         }
-        let began = Instant::now();
-        let full = lp::full_size(game);
-        let line = if fits(game) {
-            solve(game, LpOptions::default()).map(|s| {
-                (
-                    "solved and certified",
-                    s.lps,
-                    s.size,
-                    s.certificate,
-                    s.exact,
-                    s.value,
-                )
-            })
-        } else {
-            solve_double_oracle(game, LpOptions::default()).map(|o| {
-                let bounds = Certificate {
-                    upper: o.bounds[0],
-                    lower: o.bounds[1],
-                };
-                (
-                    "double oracle only (too large to tabulate)",
-                    o.rounds,
-                    o.size,
-                    bounds,
-                    exact_value(o.value, &bounds),
-                    o.value,
-                )
-            })
-        };
-        match line {
-            Ok((how, rounds, size, cert, exact, value)) => println!(
-                "{game} | {} | {how} | {rounds} | {} x {} ({}) | {} x {} ({}) | {:.1} | [{:.15}, {:.15}] | {:.1e}{} | {} | {:.0}",
-                game.bid_count(),
-                size.rows,
-                size.columns,
-                size.nonzeros,
-                full.rows,
-                full.columns,
-                full.nonzeros,
-                began.elapsed().as_secs_f64(),
-                cert.lower,
-                cert.upper,
-                cert.exploitability(),
-                if cert.exploitability() <= MAX_EXPLOITABILITY { "" } else { " (NOT certified)" },
-                exact.map_or_else(|| format!("{value:.12}"), |f| f.to_string()),
-                peak_mib()
-            ),
-            Err(e) => println!("{game}: {e:#}"),
+        let status = Command::new(&exe)
+            .env("ENDGAME_FRONTIER_CHILD", game_text(game))
+            .status();
+        if !status.as_ref().is_ok_and(|s| s.success()) {
+            println!("{game}: the solve's process failed ({status:?})");
         }
     }
+    println!(
+        "all games in {:.0} s; load {}",
+        start.elapsed().as_secs_f64(),
+        load()
+    );
+    Ok(())
 }

@@ -214,37 +214,52 @@ pub fn solve(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
 pub fn solve_with(game: Endgame, options: LpOptions, method: Method) -> Result<SolvedEndgame> {
     match method {
         Method::FullLp => solve_full(game, options),
-        Method::DoubleOracle => {
-            let found = oracle::solve_double_oracle(game, options)?;
-            let entries = found.entries.map(|list| {
-                list.into_iter()
-                    .map(|(i, h, a, p)| cache::entry_of(i, h, a, p))
-                    .collect()
-            });
-            let strategies = cache::strategies_from_entries(game, &entries)?;
-            let cert = certificate::certify(&strategies[0], &strategies[1]);
-            if !cert.is_certified() {
-                bail!(
-                    "{game}: the double oracle's equilibrium does not certify (exploitability {:e} > {MAX_EXPLOITABILITY:e})",
-                    cert.exploitability()
-                );
-            }
-            Ok(SolvedEndgame {
-                game,
-                strategies,
-                entries,
-                value: found.value,
-                exact: exact_value(found.value, &cert),
-                certificate: cert,
-                method,
-                size: found.size,
-                full_size: lp::full_size(game),
-                lps: found.rounds,
-                built_in: found.lp_time,
-                solved_in: found.response_time,
-            })
-        }
+        Method::DoubleOracle => match oracle::solve_double_oracle(game, options, None)? {
+            oracle::OracleOutcome::Converged(found) => certify_oracle(game, found),
+            oracle::OracleOutcome::OutOfTime(state) => bail!(
+                "{game}: the double oracle stopped after {} rounds without a deadline",
+                state.rounds
+            ),
+        },
     }
+}
+
+/// The double oracle's equilibrium of `game` as a solved game: both
+/// behaviour strategies (unreached information sets filled with a best
+/// response), certified on the full game.
+///
+/// # Errors
+/// A strategy outside the dense layout ([`build::fits`]), or the
+/// certificate above [`MAX_EXPLOITABILITY`].
+pub fn certify_oracle(game: Endgame, found: oracle::OracleSolution) -> Result<SolvedEndgame> {
+    let entries = found.entries.map(|list| {
+        list.into_iter()
+            .map(|(i, h, a, p)| cache::entry_of(i, h, a, p))
+            .collect()
+    });
+    let strategies = cache::strategies_from_entries(game, &entries)?;
+    let cert = certificate::certify(&strategies[0], &strategies[1]);
+    if !cert.is_certified() {
+        bail!(
+            "{game}: the double oracle's equilibrium does not certify (exploitability {:e} > {MAX_EXPLOITABILITY:e})",
+            cert.exploitability()
+        );
+    }
+    let state = found.state;
+    Ok(SolvedEndgame {
+        game,
+        strategies,
+        entries,
+        value: state.value,
+        exact: exact_value(state.value, &cert),
+        certificate: cert,
+        method: Method::DoubleOracle,
+        size: state.size,
+        full_size: lp::full_size(game),
+        lps: state.rounds,
+        built_in: state.lp_time,
+        solved_in: state.response_time,
+    })
 }
 
 /// The positive entries of a behaviour strategy, in (hand, history,

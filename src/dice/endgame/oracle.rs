@@ -42,30 +42,67 @@ pub const IMPROVEMENT: f64 = 1e-12;
 /// solved; a guard against a loop that rounding could keep alive).
 pub const MAX_ROUNDS: u32 = 10_000;
 
-/// What the double oracle found.
+/// The double oracle after a round: the restricted game it solved, and
+/// the bounds on the full game's value that the round's best responses
+/// give.
+#[derive(Debug, Clone, Copy)]
+pub struct OracleState {
+    /// Player 1's payoff in the last restricted game.
+    pub value: f64,
+    /// Player 1's best-response value against player 2's extended
+    /// strategy (an upper bound on the game value), and his payoff when
+    /// player 2 best-responds (a lower bound), in the last round.
+    pub bounds: [f64; 2],
+    /// The tightest bounds of any round so far: the least upper and the
+    /// greatest lower bound (each round's pair of best responses bounds
+    /// the value, so both still hold).
+    pub best_bounds: [f64; 2],
+    /// Size of the last restricted LP.
+    pub size: LpSize,
+    /// Nodes of the last restricted tree.
+    pub nodes: usize,
+    /// Included (hand, history, action) triples of both players in the
+    /// last restricted game.
+    pub sequences: usize,
+    /// Rounds (restricted LPs solved).
+    pub rounds: u32,
+    /// Time spent building the trees and LPs and in HiGHS.
+    pub lp_time: Duration,
+    /// Of `lp_time`, the time in HiGHS's solves.
+    pub highs_time: Duration,
+    /// Time spent in the best-response walks.
+    pub response_time: Duration,
+}
+
+/// What the double oracle found: the equilibrium.
 #[derive(Debug, Clone)]
 pub struct OracleSolution {
     /// Both players' behaviour where the final restricted game gives one
     /// (the default plays elsewhere), sorted by (hand, history, action).
     pub entries: [Vec<(usize, History, Action, f64)>; 2],
-    /// Player 1's payoff in the final restricted game.
-    pub value: f64,
-    /// Player 1's best-response value against player 2's extended
-    /// strategy, and his payoff when player 2 best-responds, in the last
-    /// round.
-    pub bounds: [f64; 2],
-    /// Size of the final restricted LP.
-    pub size: LpSize,
-    /// Nodes of the final restricted tree.
-    pub nodes: usize,
-    /// Included (hand, history, action) triples of both players.
-    pub sequences: usize,
-    /// Rounds (restricted LPs solved).
-    pub rounds: u32,
-    /// Time spent in HiGHS, and in building LPs and the trees.
-    pub lp_time: Duration,
-    /// Time spent in the best-response walks.
-    pub response_time: Duration,
+    /// The final round: neither best response gains more than
+    /// [`IMPROVEMENT`] over its restricted value.
+    pub state: OracleState,
+}
+
+/// How a run of the double oracle ended.
+#[derive(Debug, Clone)]
+pub enum OracleOutcome {
+    /// Neither best response improved: the equilibrium.
+    Converged(OracleSolution),
+    /// The deadline passed before the rounds settled: the state after the
+    /// last round (its bounds hold, its strategies are no equilibrium).
+    OutOfTime(OracleState),
+}
+
+impl OracleOutcome {
+    /// The state after the last round, whichever way it ended.
+    pub fn state(&self) -> &OracleState {
+        match self {
+            OracleOutcome::Converged(solution) => &solution.state,
+            OracleOutcome::OutOfTime(state) => state,
+        }
+    }
 }
 
 /// A best response of one player to the other's extended strategy.
@@ -321,14 +358,23 @@ pub fn default_strategy(game: Endgame, player: Player) -> Strategy {
     strategy
 }
 
-/// Solve `game` by the double oracle, starting from the defaults alone.
+/// Solve `game` by the double oracle, starting from the defaults alone,
+/// until neither best response improves or, when a `deadline` is given,
+/// until the first round that ends after it (a round is never cut short:
+/// its best responses give the bounds).
 ///
 /// # Errors
 /// HiGHS fails on a restricted LP, or the rounds exceed [`MAX_ROUNDS`].
-pub fn solve_double_oracle(game: Endgame, options: LpOptions) -> Result<OracleSolution> {
+pub fn solve_double_oracle(
+    game: Endgame,
+    options: LpOptions,
+    deadline: Option<Instant>,
+) -> Result<OracleOutcome> {
     let payoffs = CallPayoffs::new(game);
     let mut restricted = RestrictedGame::new(game)?;
-    let (mut lp_time, mut response_time) = (Duration::ZERO, Duration::ZERO);
+    let (mut lp_time, mut highs_time, mut response_time) =
+        (Duration::ZERO, Duration::ZERO, Duration::ZERO);
+    let mut best_bounds = [f64::INFINITY, f64::NEG_INFINITY];
     let mut rounds = 0;
     let mut lp = RestrictedLp::new(options)?;
     loop {
@@ -344,6 +390,7 @@ pub fn solve_double_oracle(game: Endgame, options: LpOptions) -> Result<OracleSo
         let solution = lp.solve(&restricted, &tree, &payoffs)?;
         let lp_round = start.elapsed();
         lp_time += lp_round;
+        highs_time += solution.highs_time;
         let start = Instant::now();
         let one = best_response(game, &payoffs, Player::One, &solution.play[1]);
         let two = best_response(game, &payoffs, Player::Two, &solution.play[0]);
@@ -352,7 +399,7 @@ pub fn solve_double_oracle(game: Endgame, options: LpOptions) -> Result<OracleSo
         let gains = [one.value - solution.value, two.value + solution.value];
         if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
             eprintln!(
-                "{game} round {rounds}: value {:.15} gains {:.3e} {:.3e}, tree {} nodes, LP {} x {} ({} nonzeros), sequences {}, visited {} + {}, LP {:.3} s ({} iterations), responses {:.3} s",
+                "{game} round {rounds}: value {:.15} gains {:.3e} {:.3e}, tree {} nodes, LP {} x {} ({} nonzeros), sequences {}, visited {} + {}, LP {:.3} s ({:.3} s in HiGHS, {} iterations), responses {:.3} s",
                 solution.value,
                 gains[0],
                 gains[1],
@@ -364,10 +411,25 @@ pub fn solve_double_oracle(game: Endgame, options: LpOptions) -> Result<OracleSo
                 one.visited,
                 two.visited,
                 lp_round.as_secs_f64(),
+                solution.highs_time.as_secs_f64(),
                 solution.iterations,
                 response_round.as_secs_f64()
             );
         }
+        let bounds = [one.value, -two.value];
+        best_bounds = [best_bounds[0].min(bounds[0]), best_bounds[1].max(bounds[1])];
+        let state = OracleState {
+            value: solution.value,
+            bounds,
+            best_bounds,
+            size: solution.size,
+            nodes: solution.nodes,
+            sequences: restricted.sequences(),
+            rounds,
+            lp_time,
+            highs_time,
+            response_time,
+        };
         let mut added = 0;
         for (gain, response) in gains.iter().zip([&one, &two]) {
             if *gain > IMPROVEMENT {
@@ -382,17 +444,10 @@ pub fn solve_double_oracle(game: Endgame, options: LpOptions) -> Result<OracleSo
                 e.sort_by_key(|&(i, h, a, _)| (i, h, a));
                 e
             });
-            return Ok(OracleSolution {
-                entries,
-                value: solution.value,
-                bounds: [one.value, -two.value],
-                size: solution.size,
-                nodes: solution.nodes,
-                sequences: restricted.sequences(),
-                rounds,
-                lp_time,
-                response_time,
-            });
+            return Ok(OracleOutcome::Converged(OracleSolution { entries, state }));
+        }
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return Ok(OracleOutcome::OutOfTime(state));
         }
     }
 }

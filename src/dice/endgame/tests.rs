@@ -293,3 +293,40 @@ fn a_restored_game_is_the_solved_one_for_both_methods() {
         assert_eq!(restored.method, method);
     }
 }
+
+/// A deadline already passed stops the double oracle after its first
+/// round, with bounds that bracket the game value; without one it runs to
+/// the equilibrium the build stores.
+#[test]
+fn the_oracle_stops_at_its_deadline_with_valid_bounds() {
+    use oracle::{solve_double_oracle, OracleOutcome};
+    let game = Endgame::new(2, 1, 4, false).unwrap();
+    let value = Fraction::parse("345/1696").unwrap().value();
+    let passed = std::time::Instant::now();
+    let stopped = solve_double_oracle(game, LpOptions::default(), Some(passed)).unwrap();
+    let OracleOutcome::OutOfTime(state) = stopped else {
+        panic!("{game} converged in one round");
+    };
+    assert_eq!(state.rounds, 1);
+    let [upper, lower] = state.bounds;
+    assert!(
+        lower <= value + 1e-12 && value <= upper + 1e-12,
+        "{state:?}"
+    );
+    assert!(
+        upper - lower > 1e-3,
+        "one round is no equilibrium: {state:?}"
+    );
+    assert_eq!(state.best_bounds, state.bounds);
+    let OracleOutcome::Converged(found) =
+        solve_double_oracle(game, LpOptions::default(), None).unwrap()
+    else {
+        panic!("{game} stopped without a deadline");
+    };
+    assert!(found.state.rounds > 1);
+    let [best_upper, best_lower] = found.state.best_bounds;
+    assert!(best_lower <= value + 1e-12 && value <= best_upper + 1e-12);
+    let built = solve(game, LpOptions::default()).unwrap();
+    assert_eq!(built.value.to_bits(), found.state.value.to_bits());
+    assert_eq!(built.lps, found.state.rounds);
+}

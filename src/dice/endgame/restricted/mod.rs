@@ -29,6 +29,7 @@
 //! order of the tree and the build is deterministic.
 
 use std::collections::HashMap;
+use std::time::Duration;
 
 use anyhow::{bail, Result};
 
@@ -319,6 +320,9 @@ pub struct RestrictedSolution {
     pub nodes: usize,
     /// Simplex iterations of the solve.
     pub iterations: u64,
+    /// Time in HiGHS's solve (the rest of the round's LP time is building
+    /// the tree and the LP's new rows and columns, and reading the plans).
+    pub highs_time: Duration,
 }
 
 /// A player's behaviour strategy given on the nodes of the restricted tree

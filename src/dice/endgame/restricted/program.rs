@@ -5,6 +5,7 @@
 //! and the extended strategies are in the parent module.
 
 use std::collections::HashMap;
+use std::time::Instant;
 
 use anyhow::{Context, Result};
 
@@ -270,7 +271,9 @@ impl RestrictedLp {
         }
         self.lp.add_rows(&growth.rows)?;
         self.lp.add_columns(&growth.columns)?;
+        let solving = Instant::now();
         let (objective, primal, duals) = self.lp.solve()?;
+        let highs_time = solving.elapsed();
         let rolls =
             f64::from(game.hands(one).total_weight()) * f64::from(game.hands(two).total_weight());
         let value = objective / rolls;
@@ -314,6 +317,7 @@ impl RestrictedLp {
             },
             nodes: tree.len(),
             iterations: self.lp.iterations(),
+            highs_time,
         })
     }
 }
