@@ -69,21 +69,15 @@ use gametab::dice::endgame::{
 };
 use gametab_games::dice::endgame::{Endgame, Player};
 
+#[path = "endgame_common/mod.rs"]
+mod endgame_common;
+use endgame_common::{game_text, parse_game, peak_mib};
+
 /// The nonzeros the full LP would have, roughly: histories times hand
 /// pairs.
 fn estimated_size(game: Endgame) -> u64 {
     let pairs = game.hands(Player::One).len() * game.hands(Player::Two).len();
     game.history_count() as u64 * pairs as u64
-}
-
-/// The process's peak resident memory so far, in MiB.
-fn peak_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(f64::NAN, |kb| kb / 1024.0)
 }
 
 /// The machine's load averages over 1, 5 and 15 minutes.
@@ -93,30 +87,6 @@ fn load() -> String {
         .take(3)
         .collect::<Vec<_>>()
         .join(" ")
-}
-
-fn parse_game(text: &str) -> Option<Endgame> {
-    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-    let [a, b, s, rules] = parts[..] else {
-        return None;
-    };
-    Endgame::new(
-        a.parse().ok()?,
-        b.parse().ok()?,
-        s.parse().ok()?,
-        rules == "wild",
-    )
-    .ok()
-}
-
-fn game_text(game: Endgame) -> String {
-    format!(
-        "{},{},{},{}",
-        game.dice(Player::One),
-        game.dice(Player::Two),
-        game.sides(),
-        game.rules_name()
-    )
 }
 
 /// The frontier of the issue: 2v2, 3v1 and 1v3 with 4 to 6 sides, normal

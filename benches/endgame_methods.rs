@@ -16,41 +16,11 @@ use std::time::Instant;
 
 use gametab::dice::endgame::build::default_games;
 use gametab::dice::endgame::{solve_with, LpOptions, Method};
-use gametab_games::dice::endgame::{Endgame, Player};
+use gametab_games::dice::endgame::Endgame;
 
-/// The process's peak resident memory so far, in MiB.
-fn peak_mib() -> f64 {
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse::<f64>().ok())
-        .map_or(f64::NAN, |kb| kb / 1024.0)
-}
-
-fn parse_game(text: &str) -> Option<Endgame> {
-    let parts: Vec<&str> = text.split(',').map(str::trim).collect();
-    let [a, b, s, rules] = parts[..] else {
-        return None;
-    };
-    Endgame::new(
-        a.parse().ok()?,
-        b.parse().ok()?,
-        s.parse().ok()?,
-        rules == "wild",
-    )
-    .ok()
-}
-
-fn game_text(game: Endgame) -> String {
-    format!(
-        "{},{},{},{}",
-        game.dice(Player::One),
-        game.dice(Player::Two),
-        game.sides(),
-        game.rules_name()
-    )
-}
+#[path = "endgame_common/mod.rs"]
+mod endgame_common;
+use endgame_common::{game_text, parse_game, peak_mib};
 
 /// Solve one game by one method in this process and print its line
 /// (`double_oracle_cold`: the double oracle solving each round's LP afresh
