@@ -40,7 +40,8 @@ use gametab_games::dice::endgame::{
     Action, Endgame, History, Player, Strategy, MAX_STRATEGY_SLOTS,
 };
 
-use super::{certificate, exact_value, LpSize, Method, SolvedEndgame};
+use super::certificate::{self, Certificate};
+use super::{exact_value, LpSize, Method, SolvedEndgame};
 use crate::output::write_atomically;
 
 /// The first bytes of the file.
@@ -125,11 +126,36 @@ pub fn entry_of(hand: usize, history: History, action: Action, p: f64) -> Cached
 /// everywhere, the entries where given, then the best-response fill of
 /// each player's unreached information sets (player 1's against player 2's
 /// strategy first, then player 2's against the filled player 1's), as
-/// [`super::solve_with`] does.
+/// [`super::solve_with`] does; and their certificate.
+///
+/// The certificate is the two best responses of the fill, which are those
+/// of [`certificate::certify`] on the returned pair, to the bit: player 1's
+/// is walked against player 2's strategy before player 2's fill, but that
+/// fill changes only information sets player 2 reaches with probability 0,
+/// which a walk skips (their reach, and their descendants', is 0 either
+/// way); player 2's is walked against the filled player 1 that is
+/// returned. A test checks the two against `certify` on every small game.
 ///
 /// # Errors
 /// An entry outside the game, or a strategy that does not sum to 1.
 pub fn strategies_from_entries(
+    game: Endgame,
+    entries: &[Vec<CachedEntry>; 2],
+) -> Result<([Strategy; 2], Certificate)> {
+    let [mut one, mut two] = strategies_before_fill(game, entries)?;
+    let upper = certificate::best_response(&two, Some(&mut one));
+    let lower = -certificate::best_response(&one, Some(&mut two));
+    one.check(1e-9)?;
+    two.check(1e-9)?;
+    Ok(([one, two], Certificate { upper, lower }))
+}
+
+/// The strategies of [`strategies_from_entries`] before the fill: the
+/// default everywhere, the entries where given.
+///
+/// # Errors
+/// An entry outside the game.
+pub fn strategies_before_fill(
     game: Endgame,
     entries: &[Vec<CachedEntry>; 2],
 ) -> Result<[Strategy; 2]> {
@@ -170,12 +196,7 @@ pub fn strategies_from_entries(
             strategy.set(usize::from(hand), history, action, prob);
         }
     }
-    let [mut one, mut two] = strategies;
-    certificate::best_response(&two, Some(&mut one));
-    certificate::best_response(&one, Some(&mut two));
-    one.check(1e-9)?;
-    two.check(1e-9)?;
-    Ok([one, two])
+    Ok(strategies)
 }
 
 impl CachedGame {
@@ -209,8 +230,7 @@ impl CachedGame {
             // together (the fill's default clearing relies on it).
             list.sort_by_key(|&(hand, h, action, _)| (hand, h, action));
         }
-        let strategies = strategies_from_entries(game, &entries)?;
-        let cert = certificate::certify(&strategies[0], &strategies[1]);
+        let (strategies, cert) = strategies_from_entries(game, &entries)?;
         if !cert.is_certified() {
             bail!(
                 "{game}: the cached strategies do not certify (exploitability {:e})",

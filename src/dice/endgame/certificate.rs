@@ -46,20 +46,48 @@ pub fn certify(one: &Strategy, two: &Strategy) -> Certificate {
     Certificate { upper, lower }
 }
 
-/// The payoff to `player` of a call after `history` with the hands of
-/// these indices (player 1's first).
-fn payoff_with(
-    game: Endgame,
-    player: Player,
-    history: History,
-    hands: &[Hands; 2],
-    index: [usize; 2],
-) -> f64 {
-    let sides = [hands[0].hand(index[0]), hands[1].hand(index[1])];
-    let payoff = f64::from(game.call_payoff(history, sides).unwrap_or(0));
-    match player {
-        Player::One => payoff,
-        Player::Two => -payoff,
+/// Whether the last bid of a history is true, for every bid and pair of
+/// hands, from [`Endgame::last_bid_true`]: the walks look it up instead of
+/// counting dice at every (history, hand, hand).
+struct BidTruth {
+    /// Player 1's and player 2's numbers of hands.
+    hands: [usize; 2],
+    /// `[(bid * hands[0] + i) * hands[1] + j]` for player 1's hand `i` and
+    /// player 2's hand `j`.
+    truth: Vec<bool>,
+}
+
+impl BidTruth {
+    fn new(game: Endgame, hands: &[Hands; 2]) -> BidTruth {
+        let mut truth =
+            Vec::with_capacity(game.bid_count() as usize * hands[0].len() * hands[1].len());
+        for bid in 0..game.bid_count() as u8 {
+            let history = History::EMPTY.then(bid);
+            for i in 0..hands[0].len() {
+                for j in 0..hands[1].len() {
+                    let hands = [hands[0].hand(i), hands[1].hand(j)];
+                    truth.push(game.last_bid_true(history, hands).unwrap_or(false));
+                }
+            }
+        }
+        BidTruth {
+            hands: [hands[0].len(), hands[1].len()],
+            truth,
+        }
+    }
+
+    /// The payoff to `player` of a call after the non-empty `history` with
+    /// the hands of these indices (player 1's first): the value of
+    /// [`Endgame::call_payoff`], negated for player 2.
+    fn payoff(&self, game: Endgame, player: Player, history: History, index: [usize; 2]) -> f64 {
+        let bid = usize::from(history.last().unwrap_or(0));
+        let caller_loses = self.truth[(bid * self.hands[0] + index[0]) * self.hands[1] + index[1]];
+        let player_one_wins = caller_loses == (game.to_move(history) == Player::Two);
+        let payoff = if player_one_wins { 1.0 } else { -1.0 };
+        match player {
+            Player::One => payoff,
+            Player::Two => -payoff,
+        }
     }
 }
 
@@ -98,9 +126,10 @@ pub fn best_response(strategy: &Strategy, mut fill: Option<&mut Strategy>) -> f6
     let other = strategy.player();
     let me = other.opponent();
     let hands = [game.hands(Player::One), game.hands(Player::Two)];
-    let (mine, theirs) = (&hands[me.index()], &hands[other.index()]);
+    let truth = BidTruth::new(game, &hands);
+    let mine = &hands[me.index()];
     let histories = game.history_count();
-    let reach = reaches(strategy);
+    let calls = OpponentCalls::of(strategy, &hands[other.index()]);
     let fill_reach = fill.as_deref().map(reaches);
     let mut total = 0.0;
     let mut value = vec![0.0; histories];
@@ -108,25 +137,14 @@ pub fn best_response(strategy: &Strategy, mut fill: Option<&mut Strategy>) -> f6
         for h in (0..histories as u32).rev() {
             let history = History(h);
             let mover = game.to_move(history);
-            // The call: weighted by the opponent's reach (and his call
-            // probability where he is the one to call).
+            // The call: weighted by the opponent's chance and reach (and his
+            // call probability where he is the one to call).
             let mut call = 0.0;
             if !history.is_empty() {
-                for j in 0..theirs.len() {
-                    let r = reach[j * histories + h as usize];
-                    if r == 0.0 {
-                        continue;
-                    }
-                    let p = if mover == other {
-                        strategy.probability(j, history, Action::Call)
-                    } else {
-                        1.0
-                    };
+                for (&j, &weight) in calls.at(h) {
+                    let j = usize::from(j);
                     let index = if me == Player::One { [i, j] } else { [j, i] };
-                    call += theirs.probability(j)
-                        * r
-                        * p
-                        * payoff_with(game, me, history, &hands, index);
+                    call += weight * truth.payoff(game, me, history, index);
                 }
             }
             let bids = history.last().map_or(0, |l| l + 1)..game.bid_count() as u8;
@@ -161,6 +179,63 @@ pub fn best_response(strategy: &Strategy, mut fill: Option<&mut Strategy>) -> f6
         total += mine.probability(i) * value[0];
     }
     total
+}
+
+/// The opponent's side of every call in a best response, by history: the
+/// hands `j` he reaches the history with (own reach `r > 0`), each with the
+/// weight `chance(j) * r * p`, `p` his probability of the call where he is
+/// the one to call and 1 where the responder is. Hands of reach 0 are left
+/// out, so a walk visits only what he reaches; the weights are the products
+/// the walk would form, in the same order, to the bit.
+struct OpponentCalls {
+    /// Where each history's hands start in `hands` and `weights`
+    /// (`histories + 1` entries).
+    starts: Vec<usize>,
+    hands: Vec<u8>,
+    weights: Vec<f64>,
+}
+
+impl OpponentCalls {
+    fn of(strategy: &Strategy, theirs: &Hands) -> OpponentCalls {
+        let game = strategy.game();
+        let histories = game.history_count();
+        let reach = reaches(strategy);
+        let chance: Vec<f64> = (0..theirs.len()).map(|j| theirs.probability(j)).collect();
+        let mut starts = Vec::with_capacity(histories + 1);
+        let (mut hands, mut weights) = (Vec::new(), Vec::new());
+        for h in 0..histories as u32 {
+            starts.push(hands.len());
+            let history = History(h);
+            let calls = game.to_move(history) == strategy.player();
+            for (j, &chance) in chance.iter().enumerate() {
+                let r = reach[j * histories + h as usize];
+                if r == 0.0 {
+                    continue;
+                }
+                let p = if calls {
+                    strategy.probability(j, history, Action::Call)
+                } else {
+                    1.0
+                };
+                // A player has at most 126 hands (four dice of six sides:
+                // MAX_DICE, MAX_SIDES), so an index fits a byte.
+                hands.push(j as u8);
+                weights.push(chance * r * p);
+            }
+        }
+        starts.push(hands.len());
+        OpponentCalls {
+            starts,
+            hands,
+            weights,
+        }
+    }
+
+    /// The opponent's hands and weights at history `h`.
+    fn at(&self, h: u32) -> impl Iterator<Item = (&u8, &f64)> {
+        let range = self.starts[h as usize]..self.starts[h as usize + 1];
+        self.hands[range.clone()].iter().zip(&self.weights[range])
+    }
 }
 
 /// The behaviour strategy of a realisation plan: each action's weight over
@@ -207,6 +282,7 @@ pub fn pair_value(one: &Strategy, two: &Strategy) -> f64 {
     let game = one.game();
     let (reach_one, reach_two) = (reaches(one), reaches(two));
     let hands = [game.hands(Player::One), game.hands(Player::Two)];
+    let truth = BidTruth::new(game, &hands);
     let histories = game.history_count();
     let mut value = 0.0;
     for h in 1..histories as u32 {
@@ -231,7 +307,7 @@ pub fn pair_value(one: &Strategy, two: &Strategy) -> f64 {
                     * r1
                     * r2
                     * call
-                    * payoff_with(game, Player::One, history, &hands, [i, j]);
+                    * truth.payoff(game, Player::One, history, [i, j]);
             }
         }
     }

@@ -237,8 +237,7 @@ pub fn certify_oracle(game: Endgame, found: oracle::OracleSolution) -> Result<So
             .map(|(i, h, a, p)| cache::entry_of(i, h, a, p))
             .collect()
     });
-    let strategies = cache::strategies_from_entries(game, &entries)?;
-    let cert = certificate::certify(&strategies[0], &strategies[1]);
+    let (strategies, cert) = cache::strategies_from_entries(game, &entries)?;
     if !cert.is_certified() {
         bail!(
             "{game}: the double oracle's equilibrium does not certify (exploitability {:e} > {MAX_EXPLOITABILITY:e})",
@@ -282,16 +281,14 @@ fn solve_full(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
         entries_of(&certificate::behaviour(&first.minimiser)),
     ];
     let (mut built_in, mut solved_in, mut lps) = (first.built_in, first.solved_in, 1);
-    let mut strategies = cache::strategies_from_entries(game, &entries)?;
-    let mut cert = certificate::certify(&strategies[0], &strategies[1]);
+    let (mut strategies, mut cert) = cache::strategies_from_entries(game, &entries)?;
     if cert.exploitability() > MAX_EXPLOITABILITY * 1e-2 {
         let second = lp::solve_lp(game, Player::Two, options)?;
         built_in += second.built_in;
         solved_in += second.solved_in;
         lps += 1;
         entries[1] = entries_of(&certificate::behaviour(&second.maximiser));
-        strategies = cache::strategies_from_entries(game, &entries)?;
-        cert = certificate::certify(&strategies[0], &strategies[1]);
+        (strategies, cert) = cache::strategies_from_entries(game, &entries)?;
     }
     if !cert.is_certified() {
         bail!(

@@ -330,3 +330,41 @@ fn the_oracle_stops_at_its_deadline_with_valid_bounds() {
     assert_eq!(built.value.to_bits(), found.state.value.to_bits());
     assert_eq!(built.lps, found.state.rounds);
 }
+
+/// The certificate `strategies_from_entries` takes from its best-response
+/// fill is `certify`'s on the filled pair, to the bit, for both methods on
+/// every small game (the fills of most of these change information sets).
+#[test]
+fn the_fill_certificate_is_certify_on_the_filled_pair() {
+    let mut filled = 0;
+    for (a, b) in [(1, 1), (2, 1), (1, 2)] {
+        for sides in 2..=4 {
+            for wild in [false, true] {
+                let game = Endgame::new(a, b, sides, wild).unwrap();
+                for method in [Method::FullLp, Method::DoubleOracle] {
+                    let solved = solve_with(game, LpOptions::default(), method).unwrap();
+                    let (strategies, cert) =
+                        cache::strategies_from_entries(game, &solved.entries).unwrap();
+                    let again = certificate::certify(&strategies[0], &strategies[1]);
+                    assert_eq!(
+                        cert.upper.to_bits(),
+                        again.upper.to_bits(),
+                        "{game} {method:?}"
+                    );
+                    assert_eq!(
+                        cert.lower.to_bits(),
+                        again.lower.to_bits(),
+                        "{game} {method:?}"
+                    );
+                    let unfilled = cache::strategies_before_fill(game, &solved.entries).unwrap();
+                    // Player 2's fill is the one the argument is about.
+                    filled += usize::from(unfilled[1] != strategies[1]);
+                }
+            }
+        }
+    }
+    assert!(
+        filled > 0,
+        "no fill changed player 2's strategy: the test shows nothing"
+    );
+}
