@@ -201,29 +201,73 @@ pub struct EndgameRows {
 
 /// The rows of all three tables, in the schemas' key order.
 ///
-/// Each game's strategy and posterior rows are computed on their own (in
-/// parallel: they are independent, and both need the game's reaches,
-/// computed once per game), then laid end to end in key order, so the
-/// tables are the same bytes whatever the thread count.
+/// The strategy table (millions of rows) is written in place: each (game,
+/// player)'s rows are counted first, the columns allocated once at their
+/// full length, and every (game, player) then fills its own stretch of
+/// them, in parallel. Each game's reaches are computed once, for both its
+/// strategy stretches and its posterior rows. The rows depend only on the
+/// games, so the tables are the same bytes whatever the thread count.
 ///
 /// # Errors
 /// The columns do not fit the schema (a bug).
 pub fn tables(games: &[SolvedEndgame]) -> Result<EndgameRows> {
     use rayon::prelude::*;
     let sorted = in_key_order(games);
-    let per_game: Vec<GameRows> = sorted.par_iter().map(|s| GameRows::of(s)).collect();
-    let mut strategy_keys = GameKeys::new();
-    let mut posterior_keys = GameKeys::new();
-    let mut strategy = StrategyColumns::default();
-    let mut posterior = PosteriorColumns::default();
+    let parts: Vec<StrategyPart<'_>> = sorted
+        .par_iter()
+        .flat_map_iter(|s| Player::BOTH.map(|p| StrategyPart::count(s, p)))
+        .collect();
+    let total = parts.iter().map(|p| p.rows).sum();
+    // The rules column is dictionary-coded: each game's code is its rules
+    // name's place among the names in order of first appearance, which is
+    // the coding `Strings::push` would give.
+    let mut names: Vec<&'static str> = Vec::new();
+    let code_of = |name: &'static str, names: &mut Vec<&'static str>| match names
+        .iter()
+        .position(|&n| n == name)
+    {
+        Some(i) => i as u32,
+        None => {
+            names.push(name);
+            (names.len() - 1) as u32
+        }
+    };
+    let rule_codes: Vec<u32> = sorted
+        .iter()
+        .map(|s| code_of(s.game.rules_name(), &mut names))
+        .collect();
+    let mut columns = StrategyColumns::zeroed(total);
     let mut group_starts = Vec::new();
-    for (solved, rows) in sorted.iter().zip(per_game) {
-        let offset = strategy.player.len();
-        group_starts.extend(rows.group_starts.iter().map(|g| g + offset));
-        strategy_keys.push(solved.game, rows.strategy.player.len());
-        posterior_keys.push(solved.game, rows.posterior.viewer.len());
-        strategy.append(rows.strategy);
-        posterior.append(rows.posterior);
+    let mut jobs: Vec<Vec<(&StrategyPart<'_>, StrategySlices<'_>)>> = Vec::new();
+    let mut rest = columns.slices();
+    let mut offset = 0;
+    for (game, pair) in parts.chunks(2).enumerate() {
+        let mut job = Vec::new();
+        for part in pair {
+            group_starts.extend(part.group_starts.iter().map(|g| g + offset));
+            offset += part.rows;
+            let (head, tail) = rest.split_at(part.rows);
+            head.rules.fill(rule_codes[game]);
+            job.push((part, head));
+            rest = tail;
+        }
+        jobs.push(job);
+    }
+    let posteriors: Vec<PosteriorColumns> = jobs
+        .into_par_iter()
+        .zip(sorted.par_iter())
+        .map(|(job, solved)| {
+            let (own, weighted) = reaches_of(solved);
+            job.into_par_iter()
+                .for_each(|(part, slices)| part.fill(&own, &weighted, slices));
+            posterior_rows(solved, &weighted)
+        })
+        .collect();
+    let mut posterior_keys = GameKeys::new();
+    let mut posterior = PosteriorColumns::default();
+    for (solved, rows) in sorted.iter().zip(posteriors) {
+        posterior_keys.push(solved.game, rows.viewer.len());
+        posterior.append(rows);
     }
     if group_starts.is_empty() {
         group_starts.push(0);
@@ -231,101 +275,78 @@ pub fn tables(games: &[SolvedEndgame]) -> Result<EndgameRows> {
     Ok(EndgameRows {
         values: values(games)?,
         strategy: StrategyTable {
-            data: strategy.into_table(strategy_keys)?,
+            data: columns.into_table(&names)?,
             group_starts,
         },
         posteriors: posterior.into_table(posterior_keys)?,
     })
 }
 
-/// One game's rows of the strategy and posterior tables.
-struct GameRows {
-    strategy: StrategyColumns,
-    /// Where this game's row groups start, counted from its first row.
+/// One (game, player)'s stretch of the strategy table: every information
+/// set of the player, its actions of positive probability, by (history,
+/// hand, action); counted before it is filled.
+struct StrategyPart<'a> {
+    solved: &'a SolvedEndgame,
+    player: Player,
+    /// Its rows.
+    rows: usize,
+    /// Where its row groups start, counted from its first row: one at the
+    /// start, then one at each first whole history after
+    /// [`STRATEGY_GROUP_ROWS`] rows.
     group_starts: Vec<usize>,
-    posterior: PosteriorColumns,
 }
 
-impl GameRows {
-    fn of(solved: &SolvedEndgame) -> GameRows {
-        let (own, weighted) = reaches_of(solved);
-        let (strategy, group_starts) = strategy_rows(solved, &own, &weighted);
-        GameRows {
-            strategy,
+impl StrategyPart<'_> {
+    /// Count the rows of `player` in `solved`.
+    fn count(solved: &SolvedEndgame, player: Player) -> StrategyPart<'_> {
+        let game = solved.game;
+        let mine = &solved.strategies[player.index()];
+        let hands = game.hands(player).len();
+        let (mut rows, mut group, mut group_starts) = (0, usize::MAX, Vec::new());
+        for h in (0..game.history_count() as u32).map(History) {
+            if game.to_move(h) != player {
+                continue;
+            }
+            if group >= STRATEGY_GROUP_ROWS {
+                group_starts.push(rows);
+                group = 0;
+            }
+            for i in 0..hands {
+                let here = game
+                    .actions(h)
+                    .filter(|&a| mine.probability(i, h, a) > 0.0)
+                    .count();
+                rows += here;
+                group += here;
+            }
+        }
+        StrategyPart {
+            solved,
+            player,
+            rows,
             group_starts,
-            posterior: posterior_rows(solved, &weighted),
         }
     }
-}
 
-/// The strategy table's columns after the game keys.
-#[derive(Default)]
-struct StrategyColumns {
-    player: Vec<i32>,
-    history: Vec<i32>,
-    hand: Vec<i32>,
-    action: Vec<i32>,
-    probability: Vec<f64>,
-    reach: Vec<f64>,
-    on_path: Vec<bool>,
-}
-
-impl StrategyColumns {
-    fn append(&mut self, mut other: StrategyColumns) {
-        self.player.append(&mut other.player);
-        self.history.append(&mut other.history);
-        self.hand.append(&mut other.hand);
-        self.action.append(&mut other.action);
-        self.probability.append(&mut other.probability);
-        self.reach.append(&mut other.reach);
-        self.on_path.append(&mut other.on_path);
-    }
-
-    fn into_table(self, keys: GameKeys) -> Result<TableData> {
-        let mut named: Vec<(&str, Column)> = keys.columns().into();
-        named.extend([
-            ("player", Column::Int32(self.player)),
-            ("history", Column::Int32(self.history)),
-            ("hand", Column::Int32(self.hand)),
-            ("action", Column::Int32(self.action)),
-            ("probability", Column::Float64(self.probability)),
-            ("reach", Column::Float64(self.reach)),
-            ("on_path", Column::Bool(self.on_path)),
-        ]);
-        Ok(TableData::from_named(
-            ENDGAME_STRATEGY,
-            named,
-            BTreeMap::new(),
-        )?)
-    }
-}
-
-/// One game's strategy rows: every information set of both players, its
-/// actions of positive probability, by (player, history, hand, action);
-/// and where its row groups start.
-fn strategy_rows(
-    solved: &SolvedEndgame,
-    own: &[Vec<f64>; 2],
-    weighted: &[Vec<f64>; 2],
-) -> (StrategyColumns, Vec<usize>) {
-    let game = solved.game;
-    let histories = game.history_count();
-    let mut out = StrategyColumns::default();
-    let mut group_starts = Vec::new();
-    for p in Player::BOTH {
-        let mine = &solved.strategies[p.index()];
+    /// Fill `out`, exactly [`StrategyPart::rows`] long (the game keys
+    /// but the rules are set here too), from both players' own reaches and
+    /// chance-weighted reaches ([`reaches_of`]).
+    fn fill(&self, own: &[Vec<f64>; 2], weighted: &[Vec<f64>; 2], out: StrategySlices<'_>) {
+        let (game, p) = (self.solved.game, self.player);
+        let histories = game.history_count();
+        let mine = &self.solved.strategies[p.index()];
         let own = &own[p.index()];
         let opponent = &weighted[p.opponent().index()];
         let hands = game.hands(p);
         let codes: Vec<i32> = hands.iter().map(|h| h.code()).collect();
-        let mut group = usize::MAX;
+        out.dice_one.fill(i32::from(game.dice(Player::One)));
+        out.dice_two.fill(i32::from(game.dice(Player::Two)));
+        out.sides.fill(i32::from(game.sides()));
+        out.player.fill(i32::from(p.number()));
+        let mut row = 0;
         for h in (0..histories as u32).map(History) {
             if game.to_move(h) != p {
                 continue;
-            }
-            if group >= STRATEGY_GROUP_ROWS {
-                group_starts.push(out.player.len());
-                group = 0;
             }
             let actions = actions_in_table_order(game, h);
             for (i, &code) in codes.iter().enumerate() {
@@ -335,20 +356,155 @@ fn strategy_rows(
                 for &a in &actions {
                     let prob = mine.probability(i, h, a);
                     if prob > 0.0 {
-                        out.player.push(i32::from(p.number()));
-                        out.history.push(h.0 as i32);
-                        out.hand.push(code);
-                        out.action.push(game.action_code(a));
-                        out.probability.push(prob);
-                        out.reach.push(at);
-                        out.on_path.push(at > 0.0);
-                        group += 1;
+                        out.history[row] = h.0 as i32;
+                        out.hand[row] = code;
+                        out.action[row] = game.action_code(a);
+                        out.probability[row] = prob;
+                        out.reach[row] = at;
+                        out.on_path[row] = at > 0.0;
+                        row += 1;
                     }
                 }
             }
         }
+        debug_assert_eq!(row, self.rows, "{game}: rows counted and filled differ");
     }
-    (out, group_starts)
+}
+
+/// The strategy table's columns, allocated at their full length.
+struct StrategyColumns {
+    dice_one: Vec<i32>,
+    dice_two: Vec<i32>,
+    sides: Vec<i32>,
+    /// Dictionary codes of the rules names.
+    rules: Vec<u32>,
+    player: Vec<i32>,
+    history: Vec<i32>,
+    hand: Vec<i32>,
+    action: Vec<i32>,
+    probability: Vec<f64>,
+    reach: Vec<f64>,
+    on_path: Vec<bool>,
+}
+
+/// A stretch of rows of every [`StrategyColumns`] column.
+struct StrategySlices<'a> {
+    dice_one: &'a mut [i32],
+    dice_two: &'a mut [i32],
+    sides: &'a mut [i32],
+    rules: &'a mut [u32],
+    player: &'a mut [i32],
+    history: &'a mut [i32],
+    hand: &'a mut [i32],
+    action: &'a mut [i32],
+    probability: &'a mut [f64],
+    reach: &'a mut [f64],
+    on_path: &'a mut [bool],
+}
+
+impl StrategyColumns {
+    /// `rows` rows of zeros.
+    fn zeroed(rows: usize) -> StrategyColumns {
+        StrategyColumns {
+            dice_one: vec![0; rows],
+            dice_two: vec![0; rows],
+            sides: vec![0; rows],
+            rules: vec![0; rows],
+            player: vec![0; rows],
+            history: vec![0; rows],
+            hand: vec![0; rows],
+            action: vec![0; rows],
+            probability: vec![0.0; rows],
+            reach: vec![0.0; rows],
+            on_path: vec![false; rows],
+        }
+    }
+
+    /// Every row.
+    fn slices(&mut self) -> StrategySlices<'_> {
+        StrategySlices {
+            dice_one: &mut self.dice_one,
+            dice_two: &mut self.dice_two,
+            sides: &mut self.sides,
+            rules: &mut self.rules,
+            player: &mut self.player,
+            history: &mut self.history,
+            hand: &mut self.hand,
+            action: &mut self.action,
+            probability: &mut self.probability,
+            reach: &mut self.reach,
+            on_path: &mut self.on_path,
+        }
+    }
+
+    /// The table, the rules coded into `names`.
+    fn into_table(self, names: &[&str]) -> Result<TableData> {
+        let rules = Strings::from_codes(names, self.rules)
+            .ok_or_else(|| anyhow::anyhow!("a rules code outside {names:?}"))?;
+        let named: Vec<(&str, Column)> = vec![
+            ("dice_one", Column::Int32(self.dice_one)),
+            ("dice_two", Column::Int32(self.dice_two)),
+            ("sides", Column::Int32(self.sides)),
+            ("rules", Column::Utf8(rules)),
+            ("player", Column::Int32(self.player)),
+            ("history", Column::Int32(self.history)),
+            ("hand", Column::Int32(self.hand)),
+            ("action", Column::Int32(self.action)),
+            ("probability", Column::Float64(self.probability)),
+            ("reach", Column::Float64(self.reach)),
+            ("on_path", Column::Bool(self.on_path)),
+        ];
+        Ok(TableData::from_named(
+            ENDGAME_STRATEGY,
+            named,
+            BTreeMap::new(),
+        )?)
+    }
+}
+
+impl<'a> StrategySlices<'a> {
+    /// The first `rows` rows and the rest.
+    fn split_at(self, rows: usize) -> (StrategySlices<'a>, StrategySlices<'a>) {
+        let (dice_one, dice_one_rest) = self.dice_one.split_at_mut(rows);
+        let (dice_two, dice_two_rest) = self.dice_two.split_at_mut(rows);
+        let (sides, sides_rest) = self.sides.split_at_mut(rows);
+        let (rules, rules_rest) = self.rules.split_at_mut(rows);
+        let (player, player_rest) = self.player.split_at_mut(rows);
+        let (history, history_rest) = self.history.split_at_mut(rows);
+        let (hand, hand_rest) = self.hand.split_at_mut(rows);
+        let (action, action_rest) = self.action.split_at_mut(rows);
+        let (probability, probability_rest) = self.probability.split_at_mut(rows);
+        let (reach, reach_rest) = self.reach.split_at_mut(rows);
+        let (on_path, on_path_rest) = self.on_path.split_at_mut(rows);
+        (
+            StrategySlices {
+                dice_one,
+                dice_two,
+                sides,
+                rules,
+                player,
+                history,
+                hand,
+                action,
+                probability,
+                reach,
+                on_path,
+            },
+            StrategySlices {
+                dice_one: dice_one_rest,
+                dice_two: dice_two_rest,
+                sides: sides_rest,
+                rules: rules_rest,
+                player: player_rest,
+                history: history_rest,
+                hand: hand_rest,
+                action: action_rest,
+                probability: probability_rest,
+                reach: reach_rest,
+                on_path: on_path_rest,
+            },
+        )
+    }
 }
 
 /// The posterior table's columns after the game keys.
