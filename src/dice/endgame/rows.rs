@@ -328,9 +328,9 @@ impl StrategyPart<'_> {
         }
     }
 
-    /// Fill `out`, exactly [`StrategyPart::rows`] long (the game keys
-    /// but the rules are set here too), from both players' own reaches and
-    /// chance-weighted reaches ([`reaches_of`]).
+    /// Fill every column of `out` (exactly [`StrategyPart::rows`] rows)
+    /// but the rules, which the caller codes, from both players' own
+    /// reaches and chance-weighted reaches ([`reaches_of`]).
     fn fill(&self, own: &[Vec<f64>; 2], weighted: &[Vec<f64>; 2], out: StrategySlices<'_>) {
         let (game, p) = (self.solved.game, self.player);
         let histories = game.history_count();
