@@ -13,12 +13,17 @@
 //!   arguments. The binary links every line of code that builds tables, so
 //!   any change to that code gives a new key and a fresh set; a relink of
 //!   unchanged code at worst builds the same set once more.
-//! - Builders and readers agree through a file lock (`<key>.lock`, flock):
-//!   a binary takes it exclusively to check for the set and build it if it is
-//!   missing, so concurrent test binaries (nextest, two `cargo test`s) wait
-//!   for one builder instead of racing; then it holds it shared for as long
-//!   as it runs. A set is deleted (when its key is stale) only by a process
-//!   that gets that set's lock exclusively, i.e. that nobody still reads.
+//! - Builders and readers agree through a file lock (`<key>.lock`, flock),
+//!   which every binary holds shared for as long as it runs. A binary first
+//!   takes it shared and, if the set is there, reads it at once, beside any
+//!   others. Only if the set is missing does it take the lock exclusively,
+//!   to check again and build, so concurrent test binaries (nextest, two
+//!   `cargo test`s, the API fuzz beside the rest) wait for one builder
+//!   instead of racing. (Taking it exclusively every time, as before, made
+//!   each binary wait until every earlier reader had exited: beside the API
+//!   fuzz, for minutes.) A set is deleted (when its key is stale) only by a
+//!   process that gets that set's lock exclusively, i.e. that nobody still
+//!   reads.
 //! - The set is built in `<key>.building/` and renamed to `<key>/` when the
 //!   build has succeeded and its summary is saved, so a killed builder leaves
 //!   nothing a reader would take for a set; the next one starts again.
@@ -156,20 +161,26 @@ fn open_or_build() -> SharedSet {
     fs::create_dir_all(&base).unwrap();
     let key = key();
     let root = base.join(&key);
+    let complete = || root.join("tables").join("manifest.json").exists();
     loop {
         let lock = File::create(base.join(format!("{key}.lock"))).unwrap();
-        lock.lock().unwrap();
-        if !root.join("tables").join("manifest.json").exists() {
-            build(&base.join(format!("{key}.building")), &root);
+        // Held shared whenever the set is read: no other process deletes
+        // it while this one may still read it.
+        lock.lock_shared().unwrap();
+        if !complete() {
+            // Missing: build it, or wait for the one building it.
+            lock.unlock().unwrap();
+            lock.lock().unwrap();
+            if !complete() {
+                build(&base.join(format!("{key}.building")), &root);
+            }
+            lock.unlock().unwrap();
+            lock.lock_shared().unwrap();
         }
         remove_stale_sets(&base, &key);
-        // Held shared from here on: no other process deletes this set
-        // while this one may still read it.
-        lock.unlock().unwrap();
-        lock.lock_shared().unwrap();
-        // Between the two a process with another key could have taken the
-        // lock exclusively and deleted the set; then build it again.
-        if root.join("tables").join("manifest.json").exists() {
+        // While this process held no lock, a process with another key could
+        // have taken it exclusively and deleted the set; then build it again.
+        if complete() {
             return SharedSet { root, _lock: lock };
         }
     }
