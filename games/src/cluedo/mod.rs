@@ -30,6 +30,7 @@ mod config;
 mod count;
 mod engine;
 mod facts;
+mod key_hasher;
 mod log;
 mod notebook;
 mod optimum;

@@ -44,7 +44,8 @@
 //! uncertain outcome not yet evaluated, reach the best found.
 
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+
+use super::key_hasher::BuildKeyHasher;
 
 use super::advice::{Outcome, Response, Scored};
 use super::cards::{Card, CardSet, Category, Rules, Seat, MAX_PLAYERS};
@@ -72,27 +73,7 @@ struct Deal {
 /// sorted, weights divided by their greatest common divisor.
 type Belief = Box<[u64]>;
 
-/// A fast, deterministic hasher for the memo keys.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for chunk in bytes.chunks(8) {
-            let mut word = [0u8; 8];
-            word[..chunk.len()].copy_from_slice(chunk);
-            self.write_u64(u64::from_le_bytes(word));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-type Memo = HashMap<Belief, f64, BuildHasherDefault<KeyHasher>>;
+type Memo = HashMap<Belief, f64, BuildKeyHasher>;
 
 /// The solitaire game of one seat and hand on a (reduced) deck.
 #[derive(Debug, Clone)]
@@ -495,7 +476,7 @@ impl Solitaire {
     pub fn evaluate(&self, objective: Objective) -> Result<Evaluation> {
         let start = self.start();
         let first = self.choice(&start, objective);
-        let mut memo: HashMap<Belief, Vec<f64>, BuildHasherDefault<KeyHasher>> = HashMap::default();
+        let mut memo: HashMap<Belief, Vec<f64>, BuildKeyHasher> = HashMap::default();
         let uncertain = self.uncertain_after(&start, objective, 0, &mut memo)?;
         // uncertain[k] = P(not certain after k suggestions); the expected
         // count is their sum.
@@ -526,7 +507,7 @@ impl Solitaire {
         belief: &[u64],
         objective: Objective,
         depth: usize,
-        memo: &mut HashMap<Belief, Vec<f64>, BuildHasherDefault<KeyHasher>>,
+        memo: &mut HashMap<Belief, Vec<f64>, BuildKeyHasher>,
     ) -> Result<Vec<f64>> {
         crate::budget::tick()?;
         if self.certain(belief) {

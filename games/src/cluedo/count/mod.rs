@@ -26,7 +26,8 @@ mod unmerged;
 
 use std::collections::hash_map::Entry;
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
+
+use super::key_hasher::BuildKeyHasher;
 
 use tail::Tail;
 use transitions::{
@@ -154,25 +155,7 @@ impl AtomCache {
     }
 }
 
-/// A fast, deterministic hasher for the 64-bit state keys.
-#[derive(Default)]
-struct KeyHasher(u64);
-
-impl Hasher for KeyHasher {
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(u64::from(b));
-        }
-    }
-    fn write_u64(&mut self, n: u64) {
-        self.0 = (self.0.rotate_left(5) ^ n).wrapping_mul(0x517c_c1b7_2722_0a95);
-    }
-}
-
-type StateMap = HashMap<u64, u128, BuildHasherDefault<KeyHasher>>;
+type StateMap = HashMap<u64, u128, BuildKeyHasher>;
 
 /// Pascal's triangle up to 32 cards (C(32, 16) fits 64 bits).
 const BINOMIALS: [[u64; 33]; 33] = {
