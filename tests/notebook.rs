@@ -68,9 +68,11 @@ fn venv_python() -> &'static Path {
         let venv = Path::new(env!("CARGO_TARGET_TMPDIR"))
             .join(format!("notebook-venv-{}", &blake2_hex(&pinned)[..16]));
         let python = venv.join("bin").join("python");
-        // Written last: a venv without it was interrupted and is rebuilt.
+        // Written last, naming the venv's own path: a venv without it was
+        // interrupted, and one under another path was moved or copied (its
+        // scripts name the old path in their `#!` lines); both are rebuilt.
         let complete = venv.join("gametab-requirements-installed");
-        if complete.exists() {
+        if std::fs::read_to_string(&complete).is_ok_and(|at| at == venv.display().to_string()) {
             return python;
         }
         if venv.exists() {
@@ -99,7 +101,8 @@ fn venv_python() -> &'static Path {
             text(&installed.stdout),
             text(&installed.stderr)
         );
-        std::fs::write(&complete, &pinned).expect("mark the virtualenv complete");
+        std::fs::write(&complete, venv.display().to_string())
+            .expect("mark the virtualenv complete");
         python
     })
 }

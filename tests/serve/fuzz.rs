@@ -47,9 +47,11 @@ fn schemathesis() -> PathBuf {
     let venv = Path::new(env!("CARGO_TARGET_TMPDIR"))
         .join(format!("api-fuzz-venv-{}", &blake2_hex(&pinned)[..16]));
     let program = venv.join("bin").join("schemathesis");
-    // Written last: a venv without it was interrupted and is rebuilt.
+    // Written last, naming the venv's own path: a venv without it was
+    // interrupted, and one under another path was moved or copied (its
+    // scripts name the old path in their `#!` lines); both are rebuilt.
     let complete = venv.join("gametab-requirements-installed");
-    if complete.exists() {
+    if std::fs::read_to_string(&complete).is_ok_and(|at| at == venv.display().to_string()) {
         return program;
     }
     if venv.exists() {
@@ -78,7 +80,7 @@ fn schemathesis() -> PathBuf {
         text(&installed.stdout),
         text(&installed.stderr)
     );
-    std::fs::write(&complete, &pinned).expect("mark the virtualenv complete");
+    std::fs::write(&complete, venv.display().to_string()).expect("mark the virtualenv complete");
     program
 }
 
