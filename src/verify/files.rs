@@ -14,6 +14,7 @@ use gametab_lookup::io::{blake2_hex, read_parquet, TableData};
 use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
 use gametab_lookup::schema::TableSchema;
 use gametab_lookup::DerivedFile;
+use rayon::prelude::*;
 
 use super::report::TableCheck;
 
@@ -92,19 +93,18 @@ fn check_listing(dir: &Path, manifest: &Manifest, check: &mut TableCheck) {
     }
 }
 
+/// What reading one file gives: its check, its bytes when they could be
+/// read, and its decoded table when it is a table that decodes.
+type FileRead = (TableCheck, Option<Bytes>, Option<TableData>);
+
 /// Check one table file against its manifest entry and decode it.
-fn check_table_file(
-    dir: &Path,
-    schema: &TableSchema,
-    manifest: Option<&Manifest>,
-    loaded: &mut LoadedFiles,
-) -> TableCheck {
+fn check_table_file(dir: &Path, schema: &TableSchema, manifest: Option<&Manifest>) -> FileRead {
     let mut check = TableCheck::new(schema.file);
     let bytes = match std::fs::read(dir.join(schema.file)) {
         Ok(bytes) => Bytes::from(bytes),
         Err(e) => {
             check.file_mismatch("file", "a readable file", e);
-            return check;
+            return (check, None, None);
         }
     };
     if let Some(entry) = manifest.and_then(|m| m.entry(schema.file)) {
@@ -113,7 +113,7 @@ fn check_table_file(
         check.file_exact("bytes", entry.bytes, bytes.len() as u64);
         check.file_exact("blake2b_256", entry.blake2b_256.clone(), blake2_hex(&bytes));
     }
-    match read_parquet(bytes.clone(), schema) {
+    let table = match read_parquet(bytes.clone(), schema) {
         Ok(data) => {
             check.rows_total = data.rows();
             if let Some(entry) = manifest.and_then(|m| m.entry(schema.file)) {
@@ -128,27 +128,24 @@ fn check_table_file(
                     );
                 }
             }
-            loaded.tables.insert(schema.file, data);
+            Some(data)
         }
-        Err(e) => check.file_mismatch("file", format!("a readable {} table", schema.name), e),
-    }
-    loaded.bytes.insert(schema.file, bytes);
-    check
+        Err(e) => {
+            check.file_mismatch("file", format!("a readable {} table", schema.name), e);
+            None
+        }
+    };
+    (check, Some(bytes), table)
 }
 
 /// Check a derived file against its manifest entry and keep its bytes.
-fn check_derived_file(
-    dir: &Path,
-    derived: &DerivedFile,
-    manifest: Option<&Manifest>,
-    loaded: &mut LoadedFiles,
-) -> TableCheck {
+fn check_derived_file(dir: &Path, derived: &DerivedFile, manifest: Option<&Manifest>) -> FileRead {
     let mut check = TableCheck::new(derived.file);
     let bytes = match std::fs::read(dir.join(derived.file)) {
         Ok(bytes) => Bytes::from(bytes),
         Err(e) => {
             check.file_mismatch("file", "a readable file", e);
-            return check;
+            return (check, None, None);
         }
     };
     if let Some(entry) = manifest.and_then(|m| m.entry(derived.file)) {
@@ -157,8 +154,7 @@ fn check_derived_file(
         check.file_exact("bytes", entry.bytes, bytes.len() as u64);
         check.file_exact("blake2b_256", entry.blake2b_256.clone(), blake2_hex(&bytes));
     }
-    loaded.bytes.insert(derived.file, bytes);
-    check
+    (check, Some(bytes), None)
 }
 
 /// Check the manifest and every table file of `dir`; return the checks (the
@@ -175,23 +171,38 @@ pub fn check_files(dir: &Path) -> (Vec<TableCheck>, LoadedFiles) {
             manifest.generator_version
         ));
     }
+    // Every file is read, hashed and decoded on its own, in parallel; the
+    // results are then taken in the fixed order above, so the report does
+    // not depend on the thread count.
+    let schemas = known_schemas();
+    let derived: Vec<&DerivedFile> = gametab_lookup::all_derived().collect();
+    let (table_reads, derived_reads) = rayon::join(
+        || {
+            schemas
+                .par_iter()
+                .map(|schema| check_table_file(dir, schema, manifest.as_ref()))
+                .collect::<Vec<_>>()
+        },
+        || {
+            derived
+                .par_iter()
+                .map(|derived| check_derived_file(dir, derived, manifest.as_ref()))
+                .collect::<Vec<_>>()
+        },
+    );
+    let files = schemas.iter().map(|s| s.file);
+    let files = files.chain(derived.iter().map(|d| d.file));
+    let reads = table_reads.into_iter().chain(derived_reads);
     let mut loaded = LoadedFiles::default();
     let mut checks = vec![manifest_check];
-    for schema in known_schemas() {
-        checks.push(check_table_file(
-            dir,
-            &schema,
-            manifest.as_ref(),
-            &mut loaded,
-        ));
-    }
-    for derived in gametab_lookup::all_derived() {
-        checks.push(check_derived_file(
-            dir,
-            derived,
-            manifest.as_ref(),
-            &mut loaded,
-        ));
+    for (file, (check, bytes, table)) in files.zip(reads) {
+        checks.push(check);
+        if let Some(bytes) = bytes {
+            loaded.bytes.insert(file, bytes);
+        }
+        if let Some(table) = table {
+            loaded.tables.insert(file, table);
+        }
     }
     loaded.manifest = manifest;
     (checks, loaded)

@@ -24,6 +24,7 @@ pub mod werewolf;
 use std::path::Path;
 
 use anyhow::{bail, Result};
+use rayon::prelude::*;
 
 pub use report::{Finding, Report, TableCheck};
 
@@ -83,9 +84,14 @@ pub fn verify(dir: &Path, sampling: &Sampling, games: &[GameVerifier]) -> Result
         bail!("{} is not a table directory", dir.display());
     }
     let (mut checks, loaded) = files::check_files(dir);
-    let semantic = games.iter().flat_map(|check| check(&loaded, sampling));
+    // The games' checks are independent of each other, so they run in
+    // parallel; their results are merged in the order of `games`.
+    let semantic: Vec<Vec<TableCheck>> = games
+        .par_iter()
+        .map(|check| check(&loaded, sampling))
+        .collect();
     // One entry per file: the semantic check merged into the file check.
-    for check in semantic {
+    for check in semantic.into_iter().flatten() {
         match checks.iter_mut().find(|c| c.file == check.file) {
             Some(file) => merge(file, check),
             None => checks.push(check),
