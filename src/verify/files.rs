@@ -176,20 +176,14 @@ pub fn check_files(dir: &Path) -> (Vec<TableCheck>, LoadedFiles) {
     // not depend on the thread count.
     let schemas = known_schemas();
     let derived: Vec<&DerivedFile> = gametab_lookup::all_derived().collect();
-    let (table_reads, derived_reads) = rayon::join(
-        || {
-            schemas
-                .par_iter()
-                .map(|schema| check_table_file(dir, schema, manifest.as_ref()))
-                .collect::<Vec<_>>()
-        },
-        || {
-            derived
-                .par_iter()
-                .map(|derived| check_derived_file(dir, derived, manifest.as_ref()))
-                .collect::<Vec<_>>()
-        },
-    );
+    let table_reads: Vec<FileRead> = schemas
+        .par_iter()
+        .map(|schema| check_table_file(dir, schema, manifest.as_ref()))
+        .collect();
+    let derived_reads: Vec<FileRead> = derived
+        .par_iter()
+        .map(|derived| check_derived_file(dir, derived, manifest.as_ref()))
+        .collect();
     let files = schemas.iter().map(|s| s.file);
     let files = files.chain(derived.iter().map(|d| d.file));
     let reads = table_reads.into_iter().chain(derived_reads);
