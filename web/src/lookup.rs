@@ -8,6 +8,7 @@ use gametab_games::murder_plan::model::Placement;
 use gametab_games::murder_plan::{CardKind, DaysLeft};
 use gametab_lookup::murder_plan::{bundle, MoveValue, MurderPlanTables};
 
+use crate::refusal::{Kind, Refusal};
 use crate::rules::{state, target_code, Side};
 
 /// The Murder Plan tables of a browser bundle.
@@ -19,8 +20,8 @@ pub struct MurderPlan {
     positions: u32,
 }
 
-fn message(error: gametab_lookup::Error) -> String {
-    error.to_string()
+fn message(error: gametab_lookup::Error) -> Refusal {
+    Refusal::from(error)
 }
 
 /// `[code, probability, code, probability, ...]` of a support.
@@ -39,6 +40,29 @@ fn moves<Card: CardKind>(moves: &[MoveValue<Placement<Card>>]) -> Vec<f64> {
         .collect()
 }
 
+/// gzip's first two bytes (RFC 1952).
+const GZIP_MAGIC: [u8; 2] = [0x1f, 0x8b];
+
+/// The refusal of bytes that are neither gzip nor a bundle's content:
+/// their first bytes, and what they most likely are.
+fn not_a_bundle(bytes: &[u8]) -> String {
+    let head: Vec<String> = bytes.iter().take(8).map(|b| format!("{b:02x}")).collect();
+    let hint = match bytes.iter().find(|b| !b.is_ascii_whitespace()) {
+        None => "an empty file".to_string(),
+        Some(b'<') => "an HTML page: the URL most likely names no file, and the server \
+                       answered with its index page instead"
+            .to_string(),
+        Some(b'{') => "JSON, perhaps a server's error document".to_string(),
+        Some(_) => "neither gzip (1f 8b) nor a bundle's content (GTMPWEB)".to_string(),
+    };
+    format!(
+        "{}: not a Murder Plan browser bundle: {} bytes starting [{}]: {hint}",
+        bundle::FILE,
+        bytes.len(),
+        head.join(" ")
+    )
+}
+
 impl MurderPlan {
     fn of(decoded: bundle::Decoded) -> MurderPlan {
         MurderPlan {
@@ -51,27 +75,27 @@ impl MurderPlan {
 
 #[wasm_bindgen]
 impl MurderPlan {
-    /// Decode a browser bundle: the bytes of `murder_plan_browser.bin.gz`
-    /// as a table set holds it (gzip and all).
+    /// Decode a browser bundle from its bytes, gzip or not: the file as a
+    /// table set holds it (`murder_plan_browser.bin.gz`), or its content
+    /// already inflated (by the browser's `DecompressionStream`, or by a
+    /// host that sent the file with `Content-Encoding: gzip`). Which one
+    /// it is, the first bytes say: gzip's magic (1f 8b) or the bundle's
+    /// (`GTMPWEB\0`).
     ///
     /// # Errors
-    /// The bundle reader's refusal (not gzip, truncated, another layout
-    /// version, a field that breaks the rules), naming what is wrong.
-    #[wasm_bindgen(js_name = fromBundle)]
-    pub fn from_bundle(file: &[u8]) -> Result<MurderPlan, String> {
-        bundle::decode(file).map(MurderPlan::of).map_err(message)
-    }
-
-    /// Decode a bundle's content, already inflated from its gzip (by the
-    /// browser's `DecompressionStream`, which is native and streams).
-    ///
-    /// # Errors
-    /// As [`MurderPlan::from_bundle`].
-    #[wasm_bindgen(js_name = fromContent)]
-    pub fn from_content(content: &[u8]) -> Result<MurderPlan, String> {
-        bundle::decode_content(content)
-            .map(MurderPlan::of)
-            .map_err(message)
+    /// A [`Refusal`] of kind `bundle` (neither gzip nor a bundle, with
+    /// the first bytes shown; truncated; a field that breaks the layout
+    /// or the rules) or `version` (another layout version).
+    #[wasm_bindgen(js_name = fromBytes)]
+    pub fn from_bytes(bytes: &[u8]) -> Result<MurderPlan, Refusal> {
+        let decoded = if bytes.starts_with(&GZIP_MAGIC) {
+            bundle::decode(bytes)
+        } else if bytes.starts_with(&bundle::MAGIC) {
+            bundle::decode_content(bytes)
+        } else {
+            return Err(Refusal::new(Kind::Bundle, not_a_bundle(bytes)));
+        };
+        decoded.map(MurderPlan::of).map_err(message)
     }
 
     /// The program that wrote the bundle (`gametab 0.1.0`).
@@ -92,7 +116,7 @@ impl MurderPlan {
     /// # Errors
     /// days above 8, a state index out of range, or a state no game from
     /// the 16 starts reaches.
-    pub fn value(&self, days: u8, index: u16) -> Result<f64, String> {
+    pub fn value(&self, days: u8, index: u16) -> Result<f64, Refusal> {
         self.tables.value(days, state(index)?).map_err(message)
     }
 
@@ -100,7 +124,7 @@ impl MurderPlan {
     ///
     /// # Errors
     /// As [`MurderPlan::value`].
-    pub fn gap(&self, days: u8, index: u16) -> Result<f64, String> {
+    pub fn gap(&self, days: u8, index: u16) -> Result<f64, Refusal> {
         self.tables.gap(days, state(index)?).map_err(message)
     }
 
@@ -109,7 +133,7 @@ impl MurderPlan {
     ///
     /// # Errors
     /// days above 8, a state index out of range.
-    pub fn reachable(&self, days: u8, index: u16) -> Result<bool, String> {
+    pub fn reachable(&self, days: u8, index: u16) -> Result<bool, Refusal> {
         self.tables.reachable(days, state(index)?).map_err(message)
     }
 
@@ -118,7 +142,7 @@ impl MurderPlan {
     ///
     /// # Errors
     /// days outside 1..=8, a won or unreachable state.
-    pub fn strategy(&self, side: Side, days: u8, index: u16) -> Result<Vec<f64>, String> {
+    pub fn strategy(&self, side: Side, days: u8, index: u16) -> Result<Vec<f64>, Refusal> {
         let s = state(index)?;
         match side {
             Side::Mastermind => self.tables.mastermind_strategy(days, s).map(support),
@@ -132,7 +156,7 @@ impl MurderPlan {
     ///
     /// # Errors
     /// As [`MurderPlan::strategy`], and `u` outside [0, 1).
-    pub fn sample(&self, side: Side, days: u8, index: u16, u: f64) -> Result<u8, String> {
+    pub fn sample(&self, side: Side, days: u8, index: u16, u: f64) -> Result<u8, Refusal> {
         let s = state(index)?;
         match side {
             Side::Mastermind => self.tables.sample_mastermind(days, s, u).map(|a| a.code()),
@@ -150,7 +174,7 @@ impl MurderPlan {
     ///
     /// # Errors
     /// As [`MurderPlan::strategy`].
-    pub fn moves(&self, side: Side, days: u8, index: u16) -> Result<Vec<f64>, String> {
+    pub fn moves(&self, side: Side, days: u8, index: u16) -> Result<Vec<f64>, Refusal> {
         let s = state(index)?;
         match side {
             Side::Mastermind => self.tables.mastermind_moves(days, s).map(|m| moves(&m)),
@@ -167,7 +191,7 @@ impl MurderPlan {
     /// days outside 1..=8, a post-card state no turn of a reachable state
     /// leads to.
     #[wasm_bindgen(js_name = brainChoice)]
-    pub fn brain_choice(&self, days: u8, post: u16) -> Result<Vec<f64>, String> {
+    pub fn brain_choice(&self, days: u8, post: u16) -> Result<Vec<f64>, Refusal> {
         let (target, value) = self
             .tables
             .brain_choice(DaysLeft::new(days), state(post)?)
@@ -181,13 +205,15 @@ impl MurderPlan {
     /// # Errors
     /// A horizon outside 1..=8, a state that is not a start.
     #[wasm_bindgen(js_name = winRate)]
-    pub fn win_rate(&self, horizon: u8, start: Option<u16>) -> Result<f64, String> {
+    pub fn win_rate(&self, horizon: u8, start: Option<u16>) -> Result<f64, Refusal> {
         let start = match start {
             None => None,
             Some(index) => {
                 let s = state(index)?;
                 if !gametab_games::murder_plan::State::starts().any(|t| t == s) {
-                    return Err(format!("state {index} is not a start state"));
+                    return Err(Refusal::argument(format!(
+                        "state {index} is not a start state"
+                    )));
                 }
                 Some((s.brain, s.killer))
             }

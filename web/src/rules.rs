@@ -3,6 +3,8 @@
 
 use wasm_bindgen::prelude::*;
 
+use crate::refusal::Refusal;
+
 use gametab_games::murder_plan::model::{
     mastermind_actions, protagonist_actions, resolve, BrainTarget, LimitedCards, MastermindAction,
     Offset, ProtagonistAction, State, STATE_COUNT,
@@ -20,16 +22,16 @@ pub enum Side {
 }
 
 /// The state of a dense index.
-pub(crate) fn state(index: u16) -> Result<State, String> {
+pub(crate) fn state(index: u16) -> Result<State, Refusal> {
     State::from_index(usize::from(index))
-        .ok_or_else(|| format!("state index {index} is not a state (0..{STATE_COUNT})"))
+        .ok_or_else(|| Refusal::argument(format!("state index {index} is not a state (0..{STATE_COUNT})")))
 }
 
 /// The mastermind action of a code, legal with `limited` cards left.
 pub(crate) fn mastermind_action(
     code: u8,
     limited: LimitedCards,
-) -> Result<MastermindAction, String> {
+) -> Result<MastermindAction, Refusal> {
     legal_action(code, mastermind_actions(limited), "mastermind")
 }
 
@@ -37,7 +39,7 @@ pub(crate) fn mastermind_action(
 pub(crate) fn protagonist_action(
     code: u8,
     limited: LimitedCards,
-) -> Result<ProtagonistAction, String> {
+) -> Result<ProtagonistAction, Refusal> {
     legal_action(code, protagonist_actions(limited), "protagonist")
 }
 
@@ -45,18 +47,18 @@ fn legal_action<Card: CardKind>(
     code: u8,
     legal: Vec<Placement<Card>>,
     side: &str,
-) -> Result<Placement<Card>, String> {
+) -> Result<Placement<Card>, Refusal> {
     let action = Placement::<Card>::from_code(code).ok_or_else(|| {
-        format!(
+        Refusal::argument(format!(
             "{side} action code {code} is not an action (0..{})",
             Placement::<Card>::CODES
-        )
+        ))
     })?;
     if !legal.contains(&action) {
-        return Err(format!(
+        return Err(Refusal::illegal(format!(
             "{side} action {} is illegal with these cards left (each card at most as often as it is in hand, limited cards not yet used)",
             action.labels().join(" / ")
-        ));
+        )));
     }
     Ok(action)
 }
@@ -79,19 +81,19 @@ pub fn state_index(
     diagonal_left: u8,
     intrigue2_left: u8,
     forbid_movement_left: u8,
-) -> Result<u16, String> {
+) -> Result<u16, Refusal> {
     let offset = |a, b, what| {
-        Offset::new(a, b).ok_or_else(|| format!("{what} ({a},{b}): components are 0 or 1"))
+        Offset::new(a, b).ok_or_else(|| Refusal::argument(format!("{what} ({a},{b}): components are 0 or 1")))
     };
     let flag = |v: u8, what| match v {
         0 | 1 => Ok(v == 1),
-        _ => Err(format!("{what} is {v}: 0 or 1")),
+        _ => Err(Refusal::argument(format!("{what} is {v}: 0 or 1"))),
     };
     let within = |v: u8, max: u8, what| {
         if v <= max {
             Ok(v)
         } else {
-            Err(format!("{what} {v} is out of range (0..={max})"))
+            Err(Refusal::argument(format!("{what} {v} is out of range (0..={max})")))
         }
     };
     let state = State {
@@ -110,7 +112,7 @@ pub fn state_index(
 
 /// The nine fields of a state, in [`state_index`]'s order.
 #[wasm_bindgen(js_name = stateFields)]
-pub fn state_fields(index: u16) -> Result<Vec<u8>, String> {
+pub fn state_fields(index: u16) -> Result<Vec<u8>, Refusal> {
     let s = state(index)?;
     Ok(vec![
         s.brain.first(),
@@ -134,7 +136,7 @@ pub fn start_states() -> Vec<u16> {
 /// Whether the mastermind has won in the state (killer intrigue 4, or the
 /// killer with the key person at key-person intrigue 2).
 #[wasm_bindgen(js_name = isWon)]
-pub fn is_won(index: u16) -> Result<bool, String> {
+pub fn is_won(index: u16) -> Result<bool, Refusal> {
     Ok(state(index)?.is_win())
 }
 
@@ -154,7 +156,7 @@ fn labels<Card: CardKind>() -> Vec<String> {
 /// The codes of a side's legal full actions in the state, in the
 /// canonical order (the one the tables and the solver use).
 #[wasm_bindgen(js_name = legalActions)]
-pub fn legal_actions(side: Side, index: u16) -> Result<Vec<u8>, String> {
+pub fn legal_actions(side: Side, index: u16) -> Result<Vec<u8>, Refusal> {
     let limited = state(index)?.limited;
     Ok(match side {
         Side::Mastermind => codes(mastermind_actions(limited)),
@@ -169,7 +171,7 @@ fn codes<Card: CardKind>(actions: Vec<Placement<Card>>) -> Vec<u8> {
 /// Whether a side may play the action (its code) in the state: `Ok`, or
 /// the reason it may not.
 #[wasm_bindgen(js_name = checkAction)]
-pub fn check_action(side: Side, index: u16, code: u8) -> Result<(), String> {
+pub fn check_action(side: Side, index: u16, code: u8) -> Result<(), Refusal> {
     let limited = state(index)?.limited;
     match side {
         Side::Mastermind => mastermind_action(code, limited).map(drop),
@@ -179,14 +181,14 @@ pub fn check_action(side: Side, index: u16, code: u8) -> Result<(), String> {
 
 /// The three card labels (key person, brain, killer) of an action code.
 #[wasm_bindgen(js_name = actionCards)]
-pub fn action_cards(side: Side, code: u8) -> Result<Vec<String>, String> {
+pub fn action_cards(side: Side, code: u8) -> Result<Vec<String>, Refusal> {
     let labels = match side {
         Side::Mastermind => Placement::<MastermindCard>::from_code(code).map(|a| a.labels()),
         Side::Protagonists => Placement::<ProtagonistCard>::from_code(code).map(|a| a.labels()),
     };
     labels
         .map(|l| l.map(str::to_string).to_vec())
-        .ok_or_else(|| format!("action code {code} is not an action of that side"))
+        .ok_or_else(|| Refusal::argument(format!("action code {code} is not an action of that side")))
 }
 
 /// Play one turn from the state: the mastermind's action and the
@@ -197,10 +199,10 @@ pub fn action_cards(side: Side, code: u8) -> Result<Vec<String>, String> {
 /// and to the key person, whether the diagonal and the intrigue+2 cards
 /// were used (0/1) and how many forbid-movement cards.
 #[wasm_bindgen]
-pub fn turn(index: u16, mastermind: u8, protagonists: u8) -> Result<Vec<u16>, String> {
+pub fn turn(index: u16, mastermind: u8, protagonists: u8) -> Result<Vec<u16>, Refusal> {
     let state = state(index)?;
     if state.is_win() {
-        return Err("the mastermind has already won: no turn is played".to_string());
+        return Err(Refusal::illegal("the mastermind has already won: no turn is played"));
     }
     let a = mastermind_action(mastermind, state.limited)?;
     let b = protagonist_action(protagonists, state.limited)?;
@@ -221,12 +223,14 @@ pub fn turn(index: u16, mastermind: u8, protagonists: u8) -> Result<Vec<u16>, St
 
 /// The brain target of a code: 0 killer, 1 key person, 2 nobody (the
 /// tie-break order).
-pub(crate) fn target(code: u8) -> Result<BrainTarget, String> {
+pub(crate) fn target(code: u8) -> Result<BrainTarget, Refusal> {
     BrainTarget::PREFERENCE
         .get(usize::from(code))
         .copied()
         .ok_or_else(|| {
-            format!("brain target code {code} is not a target (0 killer, 1 key person, 2 nobody)")
+            Refusal::argument(format!(
+                "brain target code {code} is not a target (0 killer, 1 key person, 2 nobody)"
+            ))
         })
 }
 
@@ -240,7 +244,7 @@ pub(crate) fn target_code(target: BrainTarget) -> u8 {
 
 /// The label of a brain target code (`killer`, `key_person`, `nobody`).
 #[wasm_bindgen(js_name = brainTargetLabel)]
-pub fn brain_target_label(code: u8) -> Result<String, String> {
+pub fn brain_target_label(code: u8) -> Result<String, Refusal> {
     Ok(target(code)?.label().to_string())
 }
 
@@ -248,20 +252,20 @@ pub fn brain_target_label(code: u8) -> Result<String, String> {
 /// tie-break order (killer if the brain is with the killer, key person if
 /// with the key person, nobody always).
 #[wasm_bindgen(js_name = brainTargets)]
-pub fn brain_targets(post: u16) -> Result<Vec<u8>, String> {
+pub fn brain_targets(post: u16) -> Result<Vec<u8>, Refusal> {
     Ok(BrainTarget::legal(state(post)?).map(target_code).collect())
 }
 
 /// The state after the brain's ability on a legal target.
 #[wasm_bindgen(js_name = applyBrain)]
-pub fn apply_brain(post: u16, code: u8) -> Result<u16, String> {
+pub fn apply_brain(post: u16, code: u8) -> Result<u16, Refusal> {
     let post = state(post)?;
     let target = target(code)?;
     if !target.is_legal(post) {
-        return Err(format!(
+        return Err(Refusal::illegal(format!(
             "the brain cannot target the {} here: it is not in the brain's area",
             target.label().replace('_', " ")
-        ));
+        )));
     }
     Ok(target.apply(post).index() as u16)
 }
@@ -277,13 +281,13 @@ mod tests {
             let back = state_index(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
             assert_eq!(back, Ok(index));
         }
-        let error = state_index(0, 0, 0, 0, 5, 0, 1, 1, 3).unwrap_err();
+        let error = state_index(0, 0, 0, 0, 5, 0, 1, 1, 3).unwrap_err().message();
         assert!(error.contains("killer intrigue 5"), "{error}");
-        let error = state_index(0, 2, 0, 0, 0, 0, 1, 1, 3).unwrap_err();
+        let error = state_index(0, 2, 0, 0, 0, 0, 1, 1, 3).unwrap_err().message();
         assert!(error.contains("brain offset"), "{error}");
-        let error = state_index(0, 0, 0, 0, 0, 0, 2, 1, 3).unwrap_err();
+        let error = state_index(0, 0, 0, 0, 0, 0, 2, 1, 3).unwrap_err().message();
         assert!(error.contains("diagonal left is 2"), "{error}");
-        assert!(state_fields(3840).unwrap_err().contains("not a state"));
+        assert!(state_fields(3840).unwrap_err().message().contains("not a state"));
         assert_eq!(start_states().len(), 16);
     }
 
@@ -311,10 +315,11 @@ mod tests {
             ["blank", "blank", "diagonal"]
         );
         // The diagonal is gone: playing it again is refused.
-        let error = turn(result[0], a, b).unwrap_err();
+        let error = turn(result[0], a, b).unwrap_err().message();
         assert!(error.contains("illegal with these cards left"), "{error}");
         assert!(turn(start.index() as u16, 250, b)
             .unwrap_err()
+            .message()
             .contains("not an action"));
         assert_eq!(
             legal_actions(Side::Mastermind, start.index() as u16)
@@ -340,7 +345,7 @@ mod tests {
         assert_eq!(after.killer_intrigue, 1);
         let apart = State::start(Offset::new(0, 1).unwrap(), Offset::new(1, 0).unwrap());
         assert_eq!(brain_targets(apart.index() as u16).unwrap(), [2]);
-        let error = apply_brain(apart.index() as u16, 1).unwrap_err();
+        let error = apply_brain(apart.index() as u16, 1).unwrap_err().message();
         assert!(error.contains("key person"), "{error}");
         assert_eq!(brain_target_label(1).unwrap(), "key_person");
         assert!(brain_target_label(3).is_err());
@@ -351,6 +356,7 @@ mod tests {
         assert_eq!(is_won(won.index() as u16), Ok(true));
         assert!(turn(won.index() as u16, 0, 0)
             .unwrap_err()
+            .message()
             .contains("already won"));
     }
 }

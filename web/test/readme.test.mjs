@@ -9,9 +9,9 @@
 import { test } from "node:test";
 import assert from "node:assert/strict";
 import { createServer } from "node:http";
-import { mkdtempSync, readFileSync, rmSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { extname, join } from "node:path";
 import { chromium } from "playwright-core";
 
 const dist = process.env.GAMETAB_WEB_DIST ?? new URL("../dist/", import.meta.url).pathname;
@@ -31,13 +31,14 @@ test("the README's page is there and has at most ten lines", () => {
 });
 
 test("the README's page runs in chromium and shows the lookup crate's value", async () => {
-  const files = {
-    "/": ["text/html", () => page],
-    "/web/index.js": ["text/javascript", () => readFileSync(join(dist, "index.js"))],
-    "/web/gametab_web.js": ["text/javascript", () => readFileSync(join(dist, "gametab_web.js"))],
-    "/web/gametab_web_bg.wasm": ["application/wasm", () => readFileSync(join(dist, "gametab_web_bg.wasm"))],
-    "/web/murder_plan_browser.bin.gz": ["application/gzip", () => readFileSync(join(tablesDir, "murder_plan_browser.bin.gz"))],
-  };
+  // The package's files as they are in dist/ (under /web/), and the set's bundle.
+  const types = { ".js": "text/javascript", ".wasm": "application/wasm", ".map": "application/json" };
+  const files = { "/": ["text/html", () => page] };
+  for (const name of readdirSync(dist)) {
+    const type = types[extname(name)];
+    if (type) files[`/web/${name}`] = [type, () => readFileSync(join(dist, name))];
+  }
+  files["/web/murder_plan_browser.bin.gz"] = ["application/gzip", () => readFileSync(join(tablesDir, "murder_plan_browser.bin.gz"))];
   const server = createServer((request, response) => {
     // The page names no icon; the browser asks anyway.
     if (request.url === "/favicon.ico") return void response.writeHead(204).end();
