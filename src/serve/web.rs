@@ -43,10 +43,18 @@ const EXAMPLES: [(&str, &str); 2] = [
     ),
 ];
 
-/// The npm package's files the page loads, with their content types.
-const MODULE_FILES: [(&str, &str); 3] = [
+/// The npm package's files the page loads, with their content types: the
+/// typed wrapper's modules, the wasm-bindgen glue, the module itself and
+/// the module as a base64 module (what the wrapper loads when the caller
+/// names no module).
+const MODULE_FILES: [(&str, &str); 8] = [
     ("index.js", "text/javascript; charset=utf-8"),
+    ("errors.js", "text/javascript; charset=utf-8"),
+    ("rules.js", "text/javascript; charset=utf-8"),
+    ("plan.js", "text/javascript; charset=utf-8"),
+    ("load.js", "text/javascript; charset=utf-8"),
     ("gametab_web.js", "text/javascript; charset=utf-8"),
+    ("gametab_web_wasm.js", "text/javascript; charset=utf-8"),
     ("gametab_web_bg.wasm", "application/wasm"),
 ];
 

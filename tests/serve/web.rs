@@ -50,7 +50,12 @@ fn the_page_scripts_the_module_and_the_bundle_are_served() {
 
     for (file, kind) in [
         ("index.js", "text/javascript; charset=utf-8"),
+        ("errors.js", "text/javascript; charset=utf-8"),
+        ("rules.js", "text/javascript; charset=utf-8"),
+        ("plan.js", "text/javascript; charset=utf-8"),
+        ("load.js", "text/javascript; charset=utf-8"),
         ("gametab_web.js", "text/javascript; charset=utf-8"),
+        ("gametab_web_wasm.js", "text/javascript; charset=utf-8"),
         ("gametab_web_bg.wasm", "application/wasm"),
     ] {
         let (status, got, _, body) = bytes(&api, &format!("{}/web/{file}", server.url));

@@ -220,7 +220,9 @@ async function load() {
   try {
     const module = await import("../web/index.js");
     Random = module.Random;
-    plan = await module.loadMurderPlan(new URL("../web/murder_plan_browser.bin.gz", import.meta.url));
+    plan = await module.loadMurderPlan(new URL("../web/murder_plan_browser.bin.gz", import.meta.url), {
+      wasm: new URL("../web/gametab_web_bg.wasm", import.meta.url),
+    });
   } catch (e) {
     $("game-status").textContent = `the game cannot start: ${e.message} (the module is built by scripts/build-web, the bundle by gametab build)`;
     return;
