@@ -19,6 +19,7 @@ use crate::common;
 
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use std::sync::OnceLock;
 
 use serde_json::{json, Value};
 
@@ -269,6 +270,18 @@ fn win_rates(tables: &MurderPlanTables) -> Value {
 
 /// Everything the Node test compares with, from the lookup crate and the
 /// games crate.
+/// The first draws of the module's generator for a few seeds (the
+/// wrapper's `Random` reimplements it in JavaScript).
+fn random_draws() -> Value {
+    [0u32, 7, 20261204, u32::MAX]
+        .iter()
+        .map(|&seed| {
+            let mut rng = gametab_web::Rng::new(seed);
+            json!([seed, (0..50).map(|_| rng.next_unit()).collect::<Vec<f64>>()])
+        })
+        .collect()
+}
+
 fn expectations(tables: &Tables) -> Value {
     let mp = tables.murder_plan().unwrap();
     json!({
@@ -283,18 +296,75 @@ fn expectations(tables: &Tables) -> Value {
         "brain": brain_choices(mp),
         "transitions": transitions(),
         "win_rates": win_rates(mp),
+        "random": random_draws(),
     })
 }
 
-fn run_node(tables: &Path, expected: &Path) {
-    let dist = common::web_module();
-    let output = Command::new("node")
-        .args(["--test", "--test-reporter=tap"])
-        .arg(repository().join("web/test/conformance.test.mjs"))
-        .arg(repository().join("web/test/readme.test.mjs"))
-        .env("GAMETAB_TABLES", tables)
-        .env("GAMETAB_EXPECTED", expected)
-        .env("GAMETAB_WEB_DIST", &dist)
+/// The Rust side's answers, written once per run into target/tmp, so that
+/// the Node tests can be rerun by hand:
+/// GAMETAB_TABLES=<the shared set> GAMETAB_EXPECTED=<this file> node --test web/test/
+fn expected_file() -> &'static Path {
+    static FILE: OnceLock<PathBuf> = OnceLock::new();
+    FILE.get_or_init(|| {
+        let tables = Tables::open(common::built_tables()).expect("the shared set opens");
+        let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-expected.json");
+        std::fs::write(&path, serde_json::to_vec(&expectations(&tables)).unwrap()).unwrap();
+        path
+    })
+}
+
+/// The npm package as `npm pack` makes it from web/dist and the shared
+/// set's bundle (web/tools/pack.mjs), and the same unpacked: what a user
+/// installs.
+fn packed() -> &'static (PathBuf, PathBuf) {
+    static PACKED: OnceLock<(PathBuf, PathBuf)> = OnceLock::new();
+    PACKED.get_or_init(|| {
+        let dir = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-package");
+        let _ = std::fs::remove_dir_all(&dir);
+        let output = Command::new("node")
+            .arg(repository().join("web/tools/pack.mjs"))
+            .arg(common::web_module())
+            .arg(common::built_tables().join("murder_plan_browser.bin.gz"))
+            .arg(&dir)
+            .output()
+            .expect("node runs (scripts/setup --web installs it)");
+        assert!(
+            output.status.success(),
+            "npm pack failed: {}",
+            String::from_utf8_lossy(&output.stderr)
+        );
+        let tarball = PathBuf::from(String::from_utf8(output.stdout).unwrap().trim());
+        let unpacked = dir.join("unpacked");
+        std::fs::create_dir_all(&unpacked).unwrap();
+        let status = Command::new("tar")
+            .arg("xzf")
+            .arg(&tarball)
+            .arg("-C")
+            .arg(&unpacked)
+            .status()
+            .unwrap();
+        assert!(status.success(), "tar cannot unpack {}", tarball.display());
+        (tarball, unpacked.join("package"))
+    })
+}
+
+/// Run Node test files (`node --test`) with the set, the answers and the
+/// package directory `dist` in their environment; every test must pass,
+/// and at least `least` of them must have run.
+fn run_node(files: &[&str], dist: &Path, extra: &[(&str, &Path)], least: usize) -> String {
+    let mut command = Command::new("node");
+    command.args(["--test", "--test-reporter=tap"]);
+    for file in files {
+        command.arg(repository().join("web/test").join(file));
+    }
+    command
+        .env("GAMETAB_TABLES", common::built_tables())
+        .env("GAMETAB_EXPECTED", expected_file())
+        .env("GAMETAB_WEB_DIST", dist);
+    for (name, value) in extra {
+        command.env(name, value);
+    }
+    let output = command
         .output()
         .expect("node runs (scripts/setup --web installs it)");
     let report = format!(
@@ -304,9 +374,9 @@ fn run_node(tables: &Path, expected: &Path) {
     );
     assert!(
         output.status.success(),
-        "the Node conformance test failed:\n{report}"
+        "the Node tests {files:?} failed:\n{report}"
     );
-    // Every test of the file ran and passed (a file whose tests never
+    // Every test of the files ran and passed (a file whose tests never
     // start would also exit 0).
     for line in ["# fail 0", "# cancelled 0"] {
         assert!(report.contains(line), "{line} missing:\n{report}");
@@ -316,19 +386,50 @@ fn run_node(tables: &Path, expected: &Path) {
         .find_map(|l| l.strip_prefix("# pass "))
         .and_then(|n| n.trim().parse::<usize>().ok());
     assert!(
-        passed.is_some_and(|n| n >= 10),
+        passed.is_some_and(|n| n >= least),
         "too few tests passed:\n{report}"
     );
     println!("{report}");
+    report
 }
 
 #[test]
 fn the_module_answers_exactly_what_the_lookup_crate_answers() {
-    let tables = Tables::open(common::built_tables()).expect("the shared set opens");
-    let expected = expectations(&tables);
-    // Kept in target/tmp, so that the Node test can be rerun by hand:
-    // GAMETAB_TABLES=<the shared set> GAMETAB_EXPECTED=<this file> node --test web/test/
-    let path = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("web-expected.json");
-    std::fs::write(&path, serde_json::to_vec(&expected).unwrap()).unwrap();
-    run_node(common::built_tables(), &path);
+    let dist = common::web_module();
+    run_node(
+        &["conformance.test.mjs", "readme.test.mjs"],
+        &dist,
+        &[],
+        10,
+    );
+}
+
+/// The packed package as a program meets it: loading from every kind of
+/// source, sharing, aborting, retrying, refusals by kind (load, wasm-load),
+/// and the seeded fuzz of bundles and queries.
+#[test]
+fn the_packed_package_loads_shares_and_refuses_by_kind_under_fuzz() {
+    let (_, package) = packed();
+    let report = run_node(
+        &["load.test.mjs", "wasm-load.test.mjs", "fuzz.test.mjs"],
+        &package.join("dist"),
+        &[],
+        13,
+    );
+    assert!(report.contains("fuzz: {"), "{report}");
+}
+
+/// The example app (web/example) with the packed package, under `vite
+/// build` + `vite preview` and `vite` dev, in chromium.
+#[test]
+fn the_example_vite_app_plays_under_build_preview_and_dev() {
+    let (tarball, package) = packed();
+    let work = PathBuf::from(env!("CARGO_TARGET_TMPDIR")).join("vite-example");
+    std::fs::create_dir_all(&work).unwrap();
+    run_node(
+        &["vite-app.test.mjs"],
+        &package.join("dist"),
+        &[("GAMETAB_WEB_TARBALL", tarball), ("GAMETAB_EXAMPLE_DIR", &work)],
+        4,
+    );
 }

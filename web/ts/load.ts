@@ -82,7 +82,9 @@ async function instantiate(wasm: WasmSource | undefined): Promise<Rules> {
   if (wasm === undefined) {
     input = await embedded("the WebAssembly module", () => import("./gametab_web_wasm.js"));
   } else if (typeof wasm === "string" || wasm instanceof URL) {
-    input = await fetched(wasm, "the WebAssembly module");
+    input = await moduleResponse(await fetched(wasm, "the WebAssembly module"), String(wasm));
+  } else if (typeof Response !== "undefined" && wasm instanceof Response) {
+    input = await moduleResponse(wasm, wasm.url || "a Response");
   } else {
     input = wasm;
   }
@@ -96,6 +98,26 @@ async function instantiate(wasm: WasmSource | undefined): Promise<Rules> {
     throw new MurderPlanError("wasm", `cannot instantiate the WebAssembly module: ${text}${html}`, { cause: e });
   }
   return Rules.create();
+}
+
+/**
+ * A module's response as the glue should take it: as it is when it is
+ * served as application/wasm (compiled while it downloads), else its
+ * bytes, checked to be a module (an HTML page is what a server answers
+ * for a URL that names no file).
+ */
+async function moduleResponse(response: Response, from: string): Promise<Response | Uint8Array> {
+  if (!response.ok) {
+    throw new MurderPlanError("http", `cannot fetch the WebAssembly module from ${from}: HTTP ${response.status}`);
+  }
+  if (response.headers.get("content-type")?.split(";")[0]?.trim() === "application/wasm") return response;
+  const bytes = new Uint8Array(await response.arrayBuffer());
+  if (bytes[0] === 0x00 && bytes[1] === 0x61 && bytes[2] === 0x73 && bytes[3] === 0x6d) return bytes;
+  const html = String.fromCharCode(...bytes.subarray(0, 64)).trimStart().startsWith("<");
+  throw new MurderPlanError(
+    "wasm",
+    `${from} is not a WebAssembly module${html ? ": an HTML page came instead (the URL names no file, and the server answered with its index page)" : ""}`,
+  );
 }
 
 /** The bytes of a module the package carries as base64 text (one or more parts). */
@@ -274,6 +296,19 @@ const byUrl = new Map<string, Shared>();
 const byObject = new WeakMap<object, Shared>();
 const EMBEDDED = "gametab-web:embedded";
 
+function checkSource(source: unknown): void {
+  const fine =
+    source === undefined || typeof source === "string" || source instanceof URL ||
+    source instanceof ArrayBuffer || ArrayBuffer.isView(source) ||
+    (typeof Response !== "undefined" && source instanceof Response);
+  if (!fine) {
+    throw new MurderPlanError(
+      "argument",
+      `the bundle source is ${describe(source)}: a URL, a Response, an ArrayBuffer or a Uint8Array`,
+    );
+  }
+}
+
 function keyOf(source: BundleSource | undefined): string | object {
   if (source === undefined) return EMBEDDED;
   if (typeof source === "string" || source instanceof URL) {
@@ -307,6 +342,7 @@ function forget(key: string | object, shared: Shared): void {
 export async function loadMurderPlan(source?: BundleSource, options: LoadOptions = {}): Promise<MurderPlan> {
   const { signal, wasm } = options;
   if (signal?.aborted) throw aborted(signal);
+  checkSource(source);
   const key = keyOf(source);
   let shared = cached(key);
   if (shared === undefined) {
@@ -329,6 +365,9 @@ export async function loadMurderPlan(source?: BundleSource, options: LoadOptions
         },
       ),
     };
+    // Every caller awaits it and sees a failure; a failure after all of
+    // them stopped waiting must not surface as an unhandled rejection.
+    entry.plan.catch(() => undefined);
     shared = entry;
     if (typeof key === "string") byUrl.set(key, entry);
     else byObject.set(key, entry);
