@@ -25,6 +25,15 @@ const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8")
 const section = readme.slice(readme.indexOf("## In the browser"));
 const page = /```html\n([\s\S]*?)```/.exec(section)?.[1];
 
+test("the READMEs' app is the example app's code, to the character", () => {
+  const app = readFileSync(new URL("../example/src/App.tsx", import.meta.url), "utf8");
+  for (const file of ["../../README.md", "../README.md"]) {
+    const text = readFileSync(new URL(file, import.meta.url), "utf8");
+    const block = /```tsx\n([\s\S]*?)```/.exec(text)?.[1];
+    assert.equal(block, app, `${file}'s tsx block`);
+  }
+});
+
 test("the README's page is there and has at most ten lines", () => {
   assert.ok(page, "no html block in the README's browser section");
   assert.ok(page.trimEnd().split("\n").length <= 10, page);
