@@ -396,12 +396,7 @@ fn run_node(files: &[&str], dist: &Path, extra: &[(&str, &Path)], least: usize) 
 #[test]
 fn the_module_answers_exactly_what_the_lookup_crate_answers() {
     let dist = common::web_module();
-    run_node(
-        &["conformance.test.mjs", "readme.test.mjs"],
-        &dist,
-        &[],
-        10,
-    );
+    run_node(&["conformance.test.mjs", "readme.test.mjs"], &dist, &[], 10);
 }
 
 /// The packed package as a program meets it: loading from every kind of
@@ -429,7 +424,10 @@ fn the_example_vite_app_plays_under_build_preview_and_dev() {
     run_node(
         &["vite-app.test.mjs"],
         &package.join("dist"),
-        &[("GAMETAB_WEB_TARBALL", tarball), ("GAMETAB_EXAMPLE_DIR", &work)],
+        &[
+            ("GAMETAB_WEB_TARBALL", tarball),
+            ("GAMETAB_EXAMPLE_DIR", &work),
+        ],
         4,
     );
 }

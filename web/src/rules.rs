@@ -23,8 +23,11 @@ pub enum Side {
 
 /// The state of a dense index.
 pub(crate) fn state(index: u16) -> Result<State, Refusal> {
-    State::from_index(usize::from(index))
-        .ok_or_else(|| Refusal::argument(format!("state index {index} is not a state (0..{STATE_COUNT})")))
+    State::from_index(usize::from(index)).ok_or_else(|| {
+        Refusal::argument(format!(
+            "state index {index} is not a state (0..{STATE_COUNT})"
+        ))
+    })
 }
 
 /// The mastermind action of a code, legal with `limited` cards left.
@@ -83,7 +86,8 @@ pub fn state_index(
     forbid_movement_left: u8,
 ) -> Result<u16, Refusal> {
     let offset = |a, b, what| {
-        Offset::new(a, b).ok_or_else(|| Refusal::argument(format!("{what} ({a},{b}): components are 0 or 1")))
+        Offset::new(a, b)
+            .ok_or_else(|| Refusal::argument(format!("{what} ({a},{b}): components are 0 or 1")))
     };
     let flag = |v: u8, what| match v {
         0 | 1 => Ok(v == 1),
@@ -93,7 +97,9 @@ pub fn state_index(
         if v <= max {
             Ok(v)
         } else {
-            Err(Refusal::argument(format!("{what} {v} is out of range (0..={max})")))
+            Err(Refusal::argument(format!(
+                "{what} {v} is out of range (0..={max})"
+            )))
         }
     };
     let state = State {
@@ -188,7 +194,9 @@ pub fn action_cards(side: Side, code: u8) -> Result<Vec<String>, Refusal> {
     };
     labels
         .map(|l| l.map(str::to_string).to_vec())
-        .ok_or_else(|| Refusal::argument(format!("action code {code} is not an action of that side")))
+        .ok_or_else(|| {
+            Refusal::argument(format!("action code {code} is not an action of that side"))
+        })
 }
 
 /// Play one turn from the state: the mastermind's action and the
@@ -202,7 +210,9 @@ pub fn action_cards(side: Side, code: u8) -> Result<Vec<String>, Refusal> {
 pub fn turn(index: u16, mastermind: u8, protagonists: u8) -> Result<Vec<u16>, Refusal> {
     let state = state(index)?;
     if state.is_win() {
-        return Err(Refusal::illegal("the mastermind has already won: no turn is played"));
+        return Err(Refusal::illegal(
+            "the mastermind has already won: no turn is played",
+        ));
     }
     let a = mastermind_action(mastermind, state.limited)?;
     let b = protagonist_action(protagonists, state.limited)?;
@@ -281,13 +291,22 @@ mod tests {
             let back = state_index(f[0], f[1], f[2], f[3], f[4], f[5], f[6], f[7], f[8]);
             assert_eq!(back, Ok(index));
         }
-        let error = state_index(0, 0, 0, 0, 5, 0, 1, 1, 3).unwrap_err().message();
+        let error = state_index(0, 0, 0, 0, 5, 0, 1, 1, 3)
+            .unwrap_err()
+            .message();
         assert!(error.contains("killer intrigue 5"), "{error}");
-        let error = state_index(0, 2, 0, 0, 0, 0, 1, 1, 3).unwrap_err().message();
+        let error = state_index(0, 2, 0, 0, 0, 0, 1, 1, 3)
+            .unwrap_err()
+            .message();
         assert!(error.contains("brain offset"), "{error}");
-        let error = state_index(0, 0, 0, 0, 0, 0, 2, 1, 3).unwrap_err().message();
+        let error = state_index(0, 0, 0, 0, 0, 0, 2, 1, 3)
+            .unwrap_err()
+            .message();
         assert!(error.contains("diagonal left is 2"), "{error}");
-        assert!(state_fields(3840).unwrap_err().message().contains("not a state"));
+        assert!(state_fields(3840)
+            .unwrap_err()
+            .message()
+            .contains("not a state"));
         assert_eq!(start_states().len(), 16);
     }
 
