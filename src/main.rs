@@ -44,6 +44,25 @@ enum Command {
     Verify(gametab::verify::cli::VerifyArgs),
     /// Serve the tables over HTTP (JSON), reloading when a new set is published.
     Serve(gametab::serve::ServeArgs),
+    /// Print the shell completion script for a shell.
+    #[command(after_help = "Examples:\n  \
+        gametab completions bash > ~/.local/share/bash-completion/completions/gametab\n  \
+        gametab completions zsh > ~/.zfunc/_gametab\n  \
+        gametab completions fish > ~/.config/fish/completions/gametab.fish")]
+    Completions {
+        /// The shell.
+        #[arg(value_enum)]
+        shell: clap_complete::Shell,
+    },
+    /// Print the man page, or write one page per command into a directory.
+    #[command(after_help = "Examples:\n  \
+        gametab man | man -l -\n  \
+        gametab man --out ~/.local/share/man/man1")]
+    Man {
+        /// Write gametab.1 and a page per subcommand (gametab-lookup.1, ...) here.
+        #[arg(long)]
+        out: Option<PathBuf>,
+    },
 }
 
 #[derive(Debug, clap::Args)]
@@ -139,7 +158,48 @@ fn run(out: &mut dyn Write) -> Result<()> {
             gametab::verify::cli::run(&args, &registry::verifiers(), &mut { out })
         }
         Command::Serve(args) => gametab::serve::run(args, &mut { out }),
+        Command::Completions { shell } => {
+            // Into memory first: the generator panics on a failed write
+            // (a reader gone), and a write error here must stay an error.
+            let mut script = Vec::new();
+            clap_complete::generate(shell, &mut command_line(), "gametab", &mut script);
+            Ok(out.write_all(&script)?)
+        }
+        Command::Man { out: None } => Ok(clap_mangen::Man::new(command_line()).render(out)?),
+        Command::Man { out: Some(dir) } => write_man_pages(&dir, out),
     }
+}
+
+/// Write the man pages of the whole command line into `dir` (created if
+/// missing): `gametab.1` and one page per subcommand, nested ones too
+/// (`gametab-lookup-value.1`), but none for clap's `help` subcommands;
+/// then say how many on `out`.
+fn write_man_pages(dir: &std::path::Path, out: &mut dyn Write) -> Result<()> {
+    std::fs::create_dir_all(dir)
+        .map_err(|e| anyhow::anyhow!("cannot create {}: {e}", dir.display()))?;
+    let mut command = command_line();
+    // Gives every subcommand its display name (gametab-lookup-value).
+    command.build();
+    let mut stack = vec![command];
+    let mut written = 0;
+    while let Some(command) = stack.pop() {
+        stack.extend(
+            command
+                .get_subcommands()
+                .filter(|sub| sub.get_name() != "help" && !sub.is_hide_set())
+                .cloned(),
+        );
+        let page = clap_mangen::Man::new(command);
+        page.generate_to(dir).map_err(|e| {
+            anyhow::anyhow!(
+                "cannot write {}: {e}",
+                dir.join(page.get_filename()).display()
+            )
+        })?;
+        written += 1;
+    }
+    writeln!(out, "{written} man pages in {}", dir.display())?;
+    Ok(())
 }
 
 /// Whether the error is, at its root, a write to a pipe nobody reads.

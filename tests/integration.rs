@@ -17,6 +17,7 @@ mod common;
 
 mod cli;
 mod cluedo;
+mod completions;
 mod dice;
 mod dice_endgame;
 mod lookup;
