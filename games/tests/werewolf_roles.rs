@@ -15,6 +15,8 @@ use gametab_games::werewolf::{Event, Game, Player, Posterior, Side};
 
 #[path = "werewolf_roles/brute.rs"]
 mod brute;
+#[path = "werewolf_roles/defects.rs"]
+mod defects;
 #[path = "werewolf_roles/random.rs"]
 mod random;
 #[path = "werewolf_roles/rescaled.rs"]

@@ -72,6 +72,22 @@ fn side(role: Role) -> Side {
     }
 }
 
+/// The side a report names when it is written as a side.
+fn side_of(report: Known) -> Option<Side> {
+    match report {
+        Known::Side(s) => Some(s),
+        Known::Role(_) => None,
+    }
+}
+
+/// The side of what a vision showed.
+fn side_of_seen(seen: Known) -> Side {
+    match seen {
+        Known::Side(s) => s,
+        Known::Role(r) => side(r),
+    }
+}
+
 /// The hidden state a night carries on: (antidote, poison, guard's last
 /// target).
 type NightState = (bool, bool, Option<usize>);
@@ -132,6 +148,7 @@ fn brute_night(
     deaths: u64,
     guarded: Option<usize>,
     shooter: Option<Player>,
+    can_shoot: bool,
     model: &RoleModel,
     states: &mut Vec<(NightState, f64)>,
 ) {
@@ -245,8 +262,10 @@ fn brute_night(
                         hunter_w *= if Some(d) == hunter && normal {
                             if shot {
                                 model.hunter_shoots
-                            } else {
+                            } else if can_shoot {
                                 1.0 - model.hunter_shoots
+                            } else {
+                                1.0
                             }
                         } else if shot {
                             0.0
@@ -263,10 +282,11 @@ fn brute_night(
     *states = next;
 }
 
-fn hunter_alone(role: Role, shot: bool, model: &RoleModel) -> f64 {
+fn hunter_alone(role: Role, shot: bool, can_shoot: bool, model: &RoleModel) -> f64 {
     match (role == Role::Hunter, shot) {
         (true, true) => model.hunter_shoots,
-        (true, false) => 1.0 - model.hunter_shoots,
+        (true, false) if can_shoot => 1.0 - model.hunter_shoots,
+        (true, false) => 1.0,
         (false, true) => 0.0,
         (false, false) => 1.0,
     }
@@ -308,6 +328,7 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
     let mut primary_in = vec![usize::MAX; n];
     let mut dead = vec![false; n];
     let mut named_pair = false;
+    let mut own_checks: Vec<(Player, Known)> = Vec::new();
     if let Some((viewer, known)) = game.viewer() {
         let ok = match known {
             Known::Side(s) => side(roles[viewer.index()]) == s,
@@ -341,6 +362,24 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                     _ => None,
                 })
         };
+        // Whether a hunter dying by this step has anyone left to shoot:
+        // someone outlives its deaths and its lovers' grief (or he shot).
+        let can_shoot = |primary: u64| {
+            let mut left = living & !primary;
+            for e in events[index + 1..].iter().take_while(|e| {
+                matches!(
+                    e,
+                    RoleEvent::HunterShot { .. } | RoleEvent::LoverDeath { .. }
+                )
+            }) {
+                match e {
+                    RoleEvent::HunterShot { .. } => return true,
+                    RoleEvent::LoverDeath { player, .. } => left &= !bit(*player),
+                    _ => {}
+                }
+            }
+            left != 0
+        };
         match event {
             RoleEvent::Night { deaths, guarded } => {
                 step += 1;
@@ -351,6 +390,7 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                     mask,
                     guarded.map(|g| g.index()),
                     shooter_after(),
+                    can_shoot(mask),
                     model,
                     &mut states,
                 );
@@ -372,6 +412,7 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                 weight *= hunter_alone(
                     roles[victim.index()],
                     shooter_after() == Some(*victim),
+                    can_shoot(bit(*victim)),
                     model,
                 );
                 // No guard that night: he protected nobody.
@@ -384,6 +425,7 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
             }
             RoleEvent::SeerCheck { target, result } => {
                 weight *= vision(&setup, model, roles[target.index()], *result);
+                own_checks.push((*target, *result));
             }
             RoleEvent::Vote { voter, target } => {
                 let (j, k) = (voter.index(), target.index());
@@ -430,7 +472,12 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                         return (0.0, living);
                     }
                 }
-                weight *= hunter_alone(role, shooter_after() == Some(*player), model);
+                weight *= hunter_alone(
+                    role,
+                    shooter_after() == Some(*player),
+                    can_shoot(bit(*player)),
+                    model,
+                );
                 primary_in[player.index()] = step;
                 dead[player.index()] = true;
                 living &= !bit(*player);
@@ -467,6 +514,19 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                 check,
             } => {
                 let actual = roles[player.index()];
+                // The seer viewer telling a vision she logged: the same
+                // vision, already counted.
+                let told = game.viewer() == Some((*player, Known::Role(Role::Seer)))
+                    && *role == Role::Seer
+                    && check.is_some_and(|(target, report)| {
+                        own_checks.iter().any(|&(t, seen)| {
+                            t == target
+                                && (report == seen || side_of(report) == Some(side_of_seen(seen)))
+                        })
+                    });
+                if told {
+                    continue;
+                }
                 if actual == *role {
                     if let Some((target, report)) = check {
                         weight *= vision(&setup, model, roles[target.index()], *report);
@@ -580,10 +640,11 @@ pub fn brute(game: &RoleGame) -> Brute {
         }
         outcome[winner(roles, living, *pair).unwrap_or(0)] += q;
     }
-    // H(S) - E_O H(S | O), from the definition.
+    // H(S) - E_O H(S | O), from the definition; no elimination follows
+    // a game over in every hypothesis.
     let gains = (0..n)
         .map(|x| {
-            if living >> x & 1 == 0 {
+            if living >> x & 1 == 0 || outcome[0] == 0.0 {
                 return [0.0; 2];
             }
             [RevealRule::Role, RevealRule::Side].map(|reveal| {

@@ -25,6 +25,12 @@ impl Known {
         }
     }
 
+    /// Whether a report of `self` tells no more than `seen` (the same, or
+    /// its side): a seer repeating a vision she had.
+    pub(crate) fn repeats(self, seen: Known) -> bool {
+        self == seen || self == Known::Side(seen.side())
+    }
+
     /// The side it implies.
     pub const fn side(self) -> Side {
         match self {

@@ -106,21 +106,23 @@ pub(crate) struct NightRoles {
 }
 
 /// The hunter's factor for `dead`: a hunter killed normally shoots with
-/// `hunter_shoots`, never when poisoned; anyone else never shoots.
+/// `hunter_shoots`, never when poisoned; anyone else never shoots. When
+/// the step left nobody alive to shoot (`can_shoot` false) his silence is
+/// no choice and weighs 1.
 #[inline]
 pub(crate) fn hunter_factor(
     dead: Player,
     normal: bool,
-    hunter: Option<Player>,
-    shooter: Option<Player>,
+    roles: &NightRoles,
+    step: &Step,
     hunter_shoots: f64,
 ) -> f64 {
-    let shot = shooter == Some(dead);
-    match (hunter == Some(dead) && normal, shot) {
+    let shot = step.shooter == Some(dead);
+    match (roles.hunter == Some(dead) && normal, shot) {
         (true, true) => hunter_shoots,
-        (true, false) => 1.0 - hunter_shoots,
+        (true, false) if step.leaves_a_target() => 1.0 - hunter_shoots,
+        (true, false) | (false, false) => 1.0,
         (false, true) => 0.0,
-        (false, false) => 1.0,
     }
 }
 
@@ -209,7 +211,7 @@ impl NightPass {
     fn hunter_only(&mut self, step: &Step, roles: &NightRoles, model: &RoleModel) {
         let dead = step.primary.players().next();
         if let Some(dead) = dead {
-            let factor = hunter_factor(dead, true, roles.hunter, step.shooter, model.hunter_shoots);
+            let factor = hunter_factor(dead, true, roles, step, model.hunter_shoots);
             if factor != 1.0 {
                 self.state.iter_mut().for_each(|x| *x *= factor);
             }
@@ -325,8 +327,9 @@ struct Night {
     on_wolf: f64,
     on_village: f64,
     witch: Option<Player>,
-    hunter: Option<Player>,
-    shooter: Option<Player>,
+    /// The night roles and the step, for the hunter's factor.
+    roles: NightRoles,
+    step: Step,
     deaths: (Option<Player>, Option<Player>),
     model: RoleModel,
 }
@@ -347,8 +350,8 @@ impl Night {
             on_wolf: model.wolves_knife_wolf / f64::from(nw),
             on_village: (1.0 - model.wolves_knife_wolf) / f64::from(nv),
             witch: roles.witch.filter(|&w| living.contains(w)),
-            hunter: roles.hunter,
-            shooter: step.shooter,
+            roles: *roles,
+            step: *step,
             deaths: two_lowest(step.primary),
             model: *model,
         }
@@ -435,8 +438,8 @@ impl Night {
         hunter_factor(
             dead,
             normal,
-            self.hunter,
-            self.shooter,
+            &self.roles,
+            &self.step,
             self.model.hunter_shoots,
         )
     }

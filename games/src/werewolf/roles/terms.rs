@@ -269,6 +269,13 @@ impl Compiled {
         let mut claims = Vec::new();
         let mut visions = Vec::new();
         let mut group_of = std::collections::HashMap::new();
+        // The seer viewer's own checks so far: her claim repeating one
+        // tells the same vision, already counted.
+        let seer_viewer = game
+            .viewer()
+            .filter(|&(_, known)| known == Known::Role(Role::Seer) && !game.is_side_log())
+            .map(|(player, _)| player);
+        let mut own_checks: Vec<(Player, Known)> = Vec::new();
         for timed in game.timed_events() {
             match timed.event {
                 RoleEvent::Vote { voter, target } => {
@@ -288,22 +295,40 @@ impl Compiled {
                 RoleEvent::NightKill { .. } => side_terms.push(SideTerm::NightKill {
                     living: timed.living,
                 }),
-                RoleEvent::SeerCheck { target, result } if !model.seer_trusted() => match result {
-                    Known::Side(side) => side_terms.push(SideTerm::Seer {
-                        target,
-                        says_wolf: side == Side::Wolf,
-                        ln_right: model.seer_accuracy.ln(),
-                        ln_wrong: (1.0 - model.seer_accuracy).ln(),
-                    }),
-                    Known::Role(_) => {
-                        visions.push(Vision::new(target, result, model.seer_accuracy, &setup));
+                RoleEvent::SeerCheck { target, result } => {
+                    if seer_viewer.is_some() {
+                        own_checks.push((target, result));
                     }
-                },
+                    if model.seer_trusted() {
+                        continue;
+                    }
+                    match result {
+                        Known::Side(side) => side_terms.push(SideTerm::Seer {
+                            target,
+                            says_wolf: side == Side::Wolf,
+                            ln_right: model.seer_accuracy.ln(),
+                            ln_wrong: (1.0 - model.seer_accuracy).ln(),
+                        }),
+                        Known::Role(_) => {
+                            visions.push(Vision::new(target, result, model.seer_accuracy, &setup));
+                        }
+                    }
+                }
                 RoleEvent::Claim {
                     player,
                     role,
                     check,
-                } => claims.push(ClaimTerm::new(player, role, check, game)),
+                } => {
+                    let told = Some(player) == seer_viewer
+                        && role == Role::Seer
+                        && check.is_some_and(|(target, result)| {
+                            own_checks
+                                .iter()
+                                .any(|&(checked, seen)| checked == target && result.repeats(seen))
+                        });
+                    let check = if told { None } else { check };
+                    claims.push(ClaimTerm::new(player, role, check, game));
+                }
                 _ => {}
             }
         }

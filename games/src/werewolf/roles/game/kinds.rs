@@ -96,6 +96,7 @@ impl RoleGame {
                 }
             }
             self.check_report(result)?;
+            self.own_checks.push((target, result));
         } else if let Known::Role(role) = result {
             return Err(Error::Inconsistent(format!(
                 "a side-only log's check reports a side, not the {role}"
@@ -206,8 +207,43 @@ impl RoleGame {
                 )));
             }
             self.check_report(result)?;
+            self.seer_viewer_tells(player, role, target, result)?;
         }
         Ok(())
+    }
+
+    /// The seer viewer's public claim of a check she logged: a true seer
+    /// reports her vision, so the claim must repeat it (all of it or its
+    /// side); it is then no second vision.
+    fn seer_viewer_tells(
+        &self,
+        player: Player,
+        role: Role,
+        target: Player,
+        result: Known,
+    ) -> Result<()> {
+        if self.viewer != Some((player, Known::Role(Role::Seer))) || role != Role::Seer {
+            return Ok(());
+        }
+        let seen: Vec<Known> = self
+            .own_checks
+            .iter()
+            .filter(|(checked, _)| *checked == target)
+            .map(|&(_, known)| known)
+            .collect();
+        if seen.is_empty() || seen.iter().any(|&known| result.repeats(known)) {
+            return Ok(());
+        }
+        let shown: Vec<String> = seen.iter().map(ToString::to_string).collect();
+        let why = if seen.iter().any(|known| known.side() == result.side()) {
+            "her own `seer` event logs only the side: log the card she saw there"
+        } else {
+            "a true seer reports the vision she had"
+        };
+        Err(Error::Inconsistent(format!(
+            "the seer viewer's own check of {target} showed {}, her claim says {result}: {why}",
+            shown.join(" or ")
+        )))
     }
 
     pub(super) fn open_step(

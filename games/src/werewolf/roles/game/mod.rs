@@ -52,6 +52,15 @@ pub(crate) struct Step {
     pub(crate) guarded: Option<Player>,
 }
 
+impl Step {
+    /// Whether a hunter who died in this step had someone left to shoot:
+    /// he shot, or someone outlived the step (his silence is then a
+    /// choice; with nobody left it is none).
+    pub(crate) fn leaves_a_target(&self) -> bool {
+        self.shooter.is_some() || self.living_before.0 & !self.all.0 != 0
+    }
+}
+
 /// How a player died.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 enum Death {
@@ -103,7 +112,12 @@ pub struct RoleGame {
     /// The living at every point the game must not have ended yet (before
     /// each event that is no consequence of the step before it).
     checkpoints: Vec<PlayerSet>,
+    /// For each checkpoint, the 0-based index of the last event of the
+    /// step before it (none before the first step).
+    checkpoint_after: Vec<Option<usize>>,
     tie: Option<PendingTie>,
+    /// The seer viewer's own checks so far (target, what she saw).
+    own_checks: Vec<(Player, Known)>,
     /// The guard viewer's logged target of the last night, if any.
     last_guarded: Option<Player>,
     /// Each player's behaviour scores added up.
@@ -153,6 +167,8 @@ impl RoleGame {
             lovers: None,
             step_open: false,
             checkpoints: Vec::new(),
+            checkpoint_after: Vec::new(),
+            own_checks: Vec::new(),
             tie: None,
             last_guarded: None,
             scores: vec![0.0; players],
@@ -242,11 +258,6 @@ impl RoleGame {
         self.count == 0
     }
 
-    /// The 0-based index of the last event of the last step, if any.
-    pub(crate) fn last_step_event(&self) -> Option<usize> {
-        self.last_step_event
-    }
-
     /// The same game after its first `events` events only (all of them
     /// when `events` is larger).
     ///
@@ -296,6 +307,19 @@ impl RoleGame {
         }
     }
 
+    /// Refuse a fact that shows the game over at a point already passed:
+    /// the event that taught it is the first one no hypothesis explains.
+    fn ended_before(&self) -> Result<()> {
+        for (&living, &after) in self.checkpoints.iter().zip(&self.checkpoint_after) {
+            if let Some(reason) = public_end(self, living, after) {
+                return Err(Error::Inconsistent(format!(
+                    "what this event shows ends the game at an earlier point: {reason}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
     /// Append `event` after checking it against the game so far.
     ///
     /// # Errors
@@ -335,14 +359,16 @@ impl RoleGame {
                 ));
             }
         } else {
-            if let Some(reason) = public_end(self) {
+            if let Some(reason) = public_end(self, living, self.last_step_event) {
                 return Err(Error::Inconsistent(reason));
             }
             self.step_open = false;
             if self.checkpoints.last() != Some(&living) {
                 self.checkpoints.push(living);
+                self.checkpoint_after.push(self.last_step_event);
             }
         }
+        let known_before = self.allowed.clone();
         let mut choices = living;
         let mut step = None;
         match &event {
@@ -402,6 +428,9 @@ impl RoleGame {
                 check,
             } => self.claim(*player, *role, *check)?,
         }
+        if self.allowed != known_before {
+            self.ended_before()?;
+        }
         if step.is_some() {
             self.step_open = true;
             self.last_step_event = Some(self.count);
@@ -417,12 +446,17 @@ impl RoleGame {
     }
 }
 
-/// Why no event can follow now, when the hard facts alone say the game is
-/// over: every wolf is known dead, or the wolves known alive (or that must
-/// be alive, since too few of the dead can be wolves) reach parity.
-pub(crate) fn public_end(game: &RoleGame) -> Option<String> {
+/// Why no event can follow a point where `living` were alive, the last
+/// step before it ending with event `after` (0-based), when the hard
+/// facts alone say the game was over there: every wolf is known dead, or
+/// the wolves known alive (or that must be alive, since too few of the
+/// dead can be wolves) reach parity.
+pub(crate) fn public_end(
+    game: &RoleGame,
+    living: PlayerSet,
+    after: Option<usize>,
+) -> Option<String> {
     let setup = game.setup();
-    let living = game.living();
     let (mut known_dead, mut maybe_dead, mut known_alive, mut maybe_alive) = (0, 0, 0, 0);
     for player in setup.sides().all_players() {
         let roles = game.allowed()[player.index()];
@@ -439,7 +473,7 @@ pub(crate) fn public_end(game: &RoleGame) -> Option<String> {
     let wolves = setup.wolves();
     let most_alive = (wolves - known_dead.min(wolves)).min(known_alive + maybe_alive);
     let least_alive = known_alive.max(wolves.saturating_sub(known_dead + maybe_dead));
-    let when = match game.last_step_event() {
+    let when = match after {
         Some(index) => format!("after event {}", index + 1),
         None => "before the first event".to_string(),
     };
