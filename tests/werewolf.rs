@@ -290,9 +290,18 @@ fn bad_logs_exit_non_zero_naming_the_problem() {
         (
             r#"{"players": 5, "wolves": 1, "roles": ["witch"],
                 "model": {"wolves_knife_wolf": 0, "witch_poisons_herself": 0}, "events": [
-                {"kind": "night", "deaths": [5]}, {"kind": "night", "deaths": []},
+                {"kind": "night", "deaths": [5]},
+                {"kind": "tie", "players": [1, 2]}, {"kind": "no_elimination"},
+                {"kind": "night", "deaths": []},
+                {"kind": "tie", "players": [1, 2]}, {"kind": "no_elimination"},
                 {"kind": "night", "deaths": []}]}"#,
-            "event 3 (quiet night): no role assignment explains the events up to this one",
+            "event 7 (quiet night): no role assignment explains the events up to this one",
+        ),
+        // Two nights with no day between.
+        (
+            r#"{"players": 5, "wolves": 1, "roles": ["witch"], "events": [
+                {"kind": "night", "deaths": [5]}, {"kind": "night", "deaths": []}]}"#,
+            "event 2 (quiet night): days and nights alternate",
         ),
     ];
     for (index, (log, expected)) in cases.iter().enumerate() {

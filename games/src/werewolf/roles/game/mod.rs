@@ -14,6 +14,7 @@
 //! rules of each kind of event are in `kinds.rs`.
 
 mod kinds;
+mod phase;
 
 use crate::error::{Error, Result};
 
@@ -24,6 +25,7 @@ use super::model::RoleModel;
 use super::setup::{Role, RoleSet, RoleSetup};
 
 use kinds::{normalised, numbers};
+use phase::Phase;
 
 /// How the primary deaths of a step came about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -116,6 +118,8 @@ pub struct RoleGame {
     /// step before it (none before the first step).
     checkpoint_after: Vec<Option<usize>>,
     tie: Option<PendingTie>,
+    /// Where the log is in the day-night cycle.
+    phase: Phase,
     /// The seer viewer's own checks so far (target, what she saw).
     own_checks: Vec<(Player, Known)>,
     /// The guard viewer's logged target of the last night, if any.
@@ -169,6 +173,7 @@ impl RoleGame {
             checkpoints: Vec::new(),
             checkpoint_after: Vec::new(),
             own_checks: Vec::new(),
+            phase: Phase::Start,
             tie: None,
             last_guarded: None,
             scores: vec![0.0; players],
@@ -368,6 +373,7 @@ impl RoleGame {
                 self.checkpoint_after.push(self.last_step_event);
             }
         }
+        self.follow_cycle(&event, self.count)?;
         let known_before = self.allowed.clone();
         let mut choices = living;
         let mut step = None;
