@@ -19,6 +19,8 @@ mod brute;
 mod cycle;
 #[path = "werewolf_roles/defects.rs"]
 mod defects;
+#[path = "werewolf_roles/private.rs"]
+mod private;
 #[path = "werewolf_roles/random.rs"]
 mod random;
 #[path = "werewolf_roles/rescaled.rs"]
@@ -558,6 +560,9 @@ fn brute_force_on_random_legal_games() {
         "SeerCheck (card)",
         "Claim (card)",
         "Night (guard logged)",
+        "Pack",
+        "Lovers",
+        "SelfDestruct",
     ] {
         assert!(
             kinds.get(kind).copied().unwrap_or(0) > 5,

@@ -508,6 +508,30 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                 dead[player.index()] = true;
                 living &= !bit(*player);
             }
+            RoleEvent::Pack { wolves } => {
+                let listed = wolves.iter().fold(0u64, |m, &p| m | bit(p));
+                if (0..n).any(|i| (listed >> i & 1 == 1) != is_wolf(i)) {
+                    return (0.0, living);
+                }
+            }
+            RoleEvent::Lovers { pair: known } => {
+                let viewer = game.viewer().map(|(v, _)| v.index());
+                let ok = match known {
+                    Some((a, b)) => {
+                        let (a, b) = (a.index(), b.index());
+                        pair == Some((a.min(b), a.max(b)))
+                    }
+                    None => pair.is_none_or(|(a, b)| Some(a) != viewer && Some(b) != viewer),
+                };
+                if !ok {
+                    return (0.0, living);
+                }
+            }
+            RoleEvent::SelfDestruct { player } => {
+                if !is_wolf(player.index()) {
+                    return (0.0, living);
+                }
+            }
             RoleEvent::Claim {
                 player,
                 role,

@@ -221,6 +221,34 @@ impl Play<'_> {
         self.consequences(victim_dies.then_some(victim));
     }
 
+    /// The viewer's knowledge of the first night, logged or not: a wolf's
+    /// pack; a lover's partner, cupid's pair, or being no lover.
+    fn private_knowledge(&mut self) {
+        let Some((v, known)) = self.viewer else {
+            return;
+        };
+        if self.roles[v] == Role::Wolf && self.rng.chance(0.7) {
+            let wolves = (0..self.roles.len())
+                .filter(|&i| self.roles[i] == Role::Wolf)
+                .map(seat)
+                .collect();
+            self.events.push(RoleEvent::Pack { wolves });
+        }
+        if let Some((a, b)) = self.lovers {
+            if !self.rng.chance(0.7) {
+                return;
+            }
+            let pair = if a == v || b == v || known == Known::Role(Role::Cupid) {
+                Some((seat(a), seat(b)))
+            } else if self.roles[v] != Role::Cupid {
+                None
+            } else {
+                return;
+            };
+            self.events.push(RoleEvent::Lovers { pair });
+        }
+    }
+
     fn day(&mut self) {
         // The seer viewer's own check, claims, behaviour, votes.
         if let Some((v, Known::Role(Role::Seer))) = self.viewer {
@@ -265,6 +293,19 @@ impl Play<'_> {
                 player: seat(who),
                 score,
             });
+        }
+        // A wolf may reveal himself: the day stops at once.
+        let wolves: Vec<usize> = self
+            .living()
+            .into_iter()
+            .filter(|&i| self.roles[i] == Role::Wolf)
+            .collect();
+        if self.rng.chance(0.1) {
+            if let Some(wolf) = self.rng.pick(&wolves) {
+                self.events
+                    .push(RoleEvent::SelfDestruct { player: seat(wolf) });
+                return;
+            }
         }
         let living = self.living();
         self.votes(&living, &living);
@@ -343,8 +384,16 @@ pub fn random_game(rng: &mut Rng, setup: RoleSetup, model: RoleModel, steps: usi
             Some((v, Known::Side(roles[v].side())))
         }
         _ => {
-            // Prefer a seer or guard viewer, whose own events the log holds.
-            let wanted = [Role::Seer, Role::Guard][rng.below(2)];
+            // Prefer a viewer whose own events the log holds: the seer,
+            // the guard, a wolf (the pack), cupid (the lovers).
+            let wanted = [
+                Role::Seer,
+                Role::Guard,
+                Role::Seer,
+                Role::Guard,
+                Role::Wolf,
+                Role::Cupid,
+            ][rng.below(6)];
             let v = (0..n).find(|&i| roles[i] == wanted).unwrap_or(rng.below(n));
             Some((v, Known::Role(roles[v])))
         }
@@ -362,6 +411,7 @@ pub fn random_game(rng: &mut Rng, setup: RoleSetup, model: RoleModel, steps: usi
         viewer,
         events: Vec::new(),
     };
+    play.private_knowledge();
     for step in 0..steps {
         if play.over() {
             break;

@@ -124,6 +124,25 @@ pub enum RoleEvent {
         /// Their lover, dead earlier in the same step.
         lover: Player,
     },
+    /// The wolf viewer's pack: every wolf, the viewer among them (the
+    /// wolves open their eyes together on the first night).
+    Pack {
+        /// The wolves, the viewer included.
+        wolves: Vec<Player>,
+    },
+    /// What the viewer knows of cupid's lovers: the pair (a lover viewer
+    /// learns the partner, not the card; the cupid viewer the two he
+    /// named), or `None`: the viewer was not touched as a lover.
+    Lovers {
+        /// The lovers, or none when the viewer is not one of them.
+        pair: Option<(Player, Player)>,
+    },
+    /// A wolf reveals himself ("self-destruct"): the day's talk stops at
+    /// once and the game goes to the night.
+    SelfDestruct {
+        /// The wolf.
+        player: Player,
+    },
     /// `player` claims `role`, a seer claim optionally with a check.
     Claim {
         /// The claimant.
@@ -190,6 +209,12 @@ impl fmt::Display for RoleEvent {
             RoleEvent::LoverDeath { player, lover } => {
                 write!(f, "{player} dies as the lover of {lover}")
             }
+            RoleEvent::Pack { wolves } => write!(f, "the viewer's pack: players {}", list(wolves)),
+            RoleEvent::Lovers { pair: Some((a, b)) } => {
+                write!(f, "the viewer knows the lovers: {a} and {b}")
+            }
+            RoleEvent::Lovers { pair: None } => write!(f, "the viewer is no lover"),
+            RoleEvent::SelfDestruct { player } => write!(f, "{player} reveals himself as a wolf"),
             RoleEvent::Claim {
                 player,
                 role,

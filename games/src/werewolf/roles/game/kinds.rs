@@ -293,6 +293,96 @@ impl RoleGame {
         Ok(index)
     }
 
+    /// The wolf viewer's pack: every wolf is known, and so is everyone
+    /// else's side.
+    pub(super) fn pack(&mut self, wolves: &[Player]) -> Result<()> {
+        let viewer = match self.viewer {
+            Some((viewer, known)) if known.side() == Side::Wolf => viewer,
+            _ => {
+                return Err(Error::Inconsistent(
+                    "only a wolf viewer (`viewer_role`: wolf) sees the pack".into(),
+                ))
+            }
+        };
+        let mut pack = PlayerSet::EMPTY;
+        for &wolf in wolves {
+            self.check_player(wolf, "wolf")?;
+            if pack.contains(wolf) {
+                return Err(Error::Inconsistent(format!("{wolf} listed twice")));
+            }
+            pack = pack.with(wolf);
+        }
+        if !pack.contains(viewer) || pack.len() != self.setup.wolves() {
+            return Err(Error::Inconsistent(format!(
+                "the pack is every wolf, the viewer ({viewer}) among them: {} players, not {}",
+                self.setup.wolves(),
+                pack.len()
+            )));
+        }
+        for player in self.setup.sides().all_players() {
+            let side = if pack.contains(player) {
+                Side::Wolf
+            } else {
+                Side::Village
+            };
+            self.learn(player, Known::Side(side))?;
+        }
+        Ok(())
+    }
+
+    /// What the viewer knows of the lovers: a lover knows the partner,
+    /// cupid the pair he named, anyone else that they are no lover.
+    pub(super) fn viewer_lovers(&mut self, pair: Option<(Player, Player)>) -> Result<()> {
+        if !self.setup.has(Role::Cupid) {
+            return Err(Error::Inconsistent(
+                "the setup has no cupid, so no lovers".into(),
+            ));
+        }
+        let Some((viewer, known)) = self.viewer else {
+            return Err(Error::Inconsistent(
+                "the lovers' private knowledge is a viewer's: the log needs a `viewer`".into(),
+            ));
+        };
+        let cupid = known == Known::Role(Role::Cupid);
+        match pair {
+            Some((a, b)) => {
+                self.check_player(a, "lover")?;
+                self.check_player(b, "lover")?;
+                if a == b {
+                    return Err(Error::Inconsistent(format!("{a} named twice")));
+                }
+                if !cupid && viewer != a && viewer != b {
+                    return Err(Error::Inconsistent(format!(
+                        "the viewer ({viewer}) knows the lovers only as one of them or as \
+                         cupid (`viewer_role`: cupid)"
+                    )));
+                }
+                if !self.lovers_allowed(a, b) {
+                    return Err(Error::Inconsistent(format!(
+                        "{a} and {b} cannot be the lovers: the deaths so far or the viewer's \
+                         earlier knowledge rule them out"
+                    )));
+                }
+                self.private_pair = Some((a, b));
+            }
+            None => {
+                if cupid {
+                    return Err(Error::Inconsistent(
+                        "the cupid viewer named the lovers: log the pair".into(),
+                    ));
+                }
+                let named = self.lovers.or(self.private_pair);
+                if named.is_some_and(|(a, b)| a == viewer || b == viewer) {
+                    return Err(Error::Inconsistent(format!(
+                        "the viewer ({viewer}) is known to be one of the lovers"
+                    )));
+                }
+                self.not_lover = true;
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn lover_death(&mut self, player: Player, lover: Player) -> Result<usize> {
         if !self.setup.has(Role::Cupid) {
             return Err(Error::Inconsistent(
@@ -310,6 +400,11 @@ impl RoleGame {
         if let Some((a, b)) = self.lovers {
             return Err(Error::Inconsistent(format!(
                 "the lovers are already known to be {a} and {b}"
+            )));
+        }
+        if !self.privately_allowed(player, lover) {
+            return Err(Error::Inconsistent(format!(
+                "{player} and {lover} cannot be the lovers: the viewer knows otherwise"
             )));
         }
         self.lovers = Some((lover, player));

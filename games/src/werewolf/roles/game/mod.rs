@@ -120,6 +120,10 @@ pub struct RoleGame {
     tie: Option<PendingTie>,
     /// Where the log is in the day-night cycle.
     phase: Phase,
+    /// The lovers as the viewer knows them privately (a lover or cupid).
+    private_pair: Option<(Player, Player)>,
+    /// The viewer knows privately that they are no lover.
+    not_lover: bool,
     /// The seer viewer's own checks so far (target, what she saw).
     own_checks: Vec<(Player, Known)>,
     /// The guard viewer's logged target of the last night, if any.
@@ -174,6 +178,8 @@ impl RoleGame {
             checkpoint_after: Vec::new(),
             own_checks: Vec::new(),
             phase: Phase::Start,
+            private_pair: None,
+            not_lover: false,
             tie: None,
             last_guarded: None,
             scores: vec![0.0; players],
@@ -300,10 +306,14 @@ impl RoleGame {
     /// whose partner is alive is alive, and two dead lovers both died by
     /// the cause of one step (the same night or vote): had one died first,
     /// the other would have died of grief at once, logged as a lover's
-    /// death (so a hunter's target is never an unnamed lover).
+    /// death (so a hunter's target is never an unnamed lover). The
+    /// viewer's private knowledge (the pair, or being no lover) holds too.
     pub fn lovers_allowed(&self, a: Player, b: Player) -> bool {
         if let Some((x, y)) = self.lovers {
             return (a, b) == (x, y) || (a, b) == (y, x);
+        }
+        if !self.privately_allowed(a, b) {
+            return false;
         }
         match (self.deaths[a.index()], self.deaths[b.index()]) {
             (None, None) => true,
@@ -323,6 +333,16 @@ impl RoleGame {
             }
         }
         Ok(())
+    }
+
+    /// Whether the viewer's private knowledge (the pair, or being no
+    /// lover) allows `a` and `b` as the lovers.
+    pub(crate) fn privately_allowed(&self, a: Player, b: Player) -> bool {
+        let same = |(x, y): (Player, Player)| (a, b) == (x, y) || (a, b) == (y, x);
+        if self.private_pair.is_some_and(|pair| !same(pair)) {
+            return false;
+        }
+        !(self.not_lover && self.viewer.is_some_and(|(v, _)| v == a || v == b))
     }
 
     /// Append `event` after checking it against the game so far.
@@ -433,6 +453,14 @@ impl RoleGame {
                 role,
                 check,
             } => self.claim(*player, *role, *check)?,
+            RoleEvent::Pack { wolves } => self.pack(wolves)?,
+            RoleEvent::Lovers { pair } => self.viewer_lovers(*pair)?,
+            RoleEvent::SelfDestruct { player } => {
+                self.check_alive(*player)?;
+                self.learn(*player, Known::Side(Side::Wolf))?;
+                // The day stops at once, a revote included.
+                self.tie = None;
+            }
         }
         if self.allowed != known_before {
             self.ended_before()?;

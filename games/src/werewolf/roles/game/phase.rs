@@ -1,6 +1,6 @@
 //! The day-night cycle of a role log: nights and days alternate, a day
-//! ends once (an elimination, or `no_elimination` after a second tie),
-//! and after its end nothing of the day follows.
+//! ends once (an elimination, `no_elimination` after a second tie, or a
+//! wolf's self-destruct), and after its end nothing of the day follows.
 //!
 //! The rules seed's cycle is night (steps 1-7), day (steps 8-10), night
 //! again. A `night` event is the master's announcement that opens a day,
@@ -9,7 +9,8 @@
 //! `no_elimination` comes before the next `night`. What may still come is
 //! the shot and the lovers' grief the elimination caused, talk (claims,
 //! behaviour scores, reveals: the seed gives the dying last words), and
-//! the seer viewer's own check (a night action). A log may open with a day
+//! the seer viewer's own check (a night action), the viewer's private
+//! knowledge; after a self-destruct no talk either. A log may open with a day
 //! (its first night then had no deaths worth logging) or with a night.
 //! Side-only logs read by the role engine keep their looser format: they
 //! have no `tie` or `no_elimination` to end a day without a death.
@@ -26,6 +27,8 @@ pub(crate) enum DayEnd {
     Eliminated,
     /// The revote tied again.
     NoElimination,
+    /// A wolf revealed himself: the day's talk stops at once.
+    SelfDestruct,
 }
 
 impl DayEnd {
@@ -33,6 +36,7 @@ impl DayEnd {
         match self {
             DayEnd::Eliminated => "the elimination",
             DayEnd::NoElimination => "`no_elimination`",
+            DayEnd::SelfDestruct => "the self-destruct",
         }
     }
 }
@@ -56,7 +60,7 @@ enum Kind {
     /// An event that ends the day.
     End(DayEnd),
     /// Allowed at any point: a step's consequence, a night action of the
-    /// viewer's.
+    /// viewer's, the viewer's private knowledge of the first night.
     Anytime,
     /// The day's vote: votes and ties.
     Vote,
@@ -70,9 +74,12 @@ fn kind(event: &RoleEvent) -> Kind {
         RoleEvent::Night { .. } | RoleEvent::NightKill { .. } => Kind::Night,
         RoleEvent::Eliminated { .. } => Kind::End(DayEnd::Eliminated),
         RoleEvent::NoElimination => Kind::End(DayEnd::NoElimination),
+        RoleEvent::SelfDestruct { .. } => Kind::End(DayEnd::SelfDestruct),
         RoleEvent::HunterShot { .. }
         | RoleEvent::LoverDeath { .. }
-        | RoleEvent::SeerCheck { .. } => Kind::Anytime,
+        | RoleEvent::SeerCheck { .. }
+        | RoleEvent::Pack { .. }
+        | RoleEvent::Lovers { .. } => Kind::Anytime,
         RoleEvent::Vote { .. } | RoleEvent::Tie { .. } => Kind::Vote,
         RoleEvent::Behaviour { .. } | RoleEvent::Revealed { .. } | RoleEvent::Claim { .. } => {
             Kind::Talk
@@ -98,14 +105,27 @@ impl RoleGame {
                 };
                 return Err(Error::Inconsistent(format!(
                     "days and nights alternate: {day} has not ended (a day ends with an \
-                     `eliminated` or a `no_elimination` after a second tie) before the next \
-                     night"
+                     `eliminated`, a `no_elimination` after a second tie, or a wolf's \
+                     `self_destruct`) before the next night"
                 )));
             }
             (Kind::End(how), Phase::Start) => Phase::DayOver { at: index, how },
             (Kind::End(how), Phase::Day { .. }) => Phase::DayOver { at: index, how },
             (Kind::Vote | Kind::Talk, Phase::Start) => Phase::Day { after_night: None },
             (Kind::Vote | Kind::Talk, phase @ Phase::Day { .. }) => phase,
+            (
+                Kind::Talk,
+                Phase::DayOver {
+                    at,
+                    how: DayEnd::SelfDestruct,
+                },
+            ) => {
+                return Err(Error::Inconsistent(format!(
+                    "the self-destruct of event {} stopped the day's talk at once: the \
+                     night comes next",
+                    at + 1
+                )));
+            }
             (Kind::Talk, phase @ Phase::DayOver { .. }) => phase,
             (Kind::End(_) | Kind::Vote, Phase::DayOver { at, how }) => {
                 return Err(Error::Inconsistent(format!(

@@ -1,0 +1,197 @@
+//! The rules of the seed's structure the model had left out (issue 37,
+//! item 6): what each viewer knows privately (the wolves' pack, the
+//! lovers), and a wolf's self-destruct; each against the brute force and
+//! with its refusals.
+
+use gametab_games::werewolf::roles::{
+    Known, Role, RoleEvent, RoleGame, RoleModel, RolePosterior, RoleSetup,
+};
+
+use super::{assert_agrees, claim, game, night, out, seat, tie, vote};
+
+fn pack(wolves: &[u32]) -> RoleEvent {
+    RoleEvent::Pack {
+        wolves: wolves.iter().map(|&n| seat(n)).collect(),
+    }
+}
+
+fn lovers(pair: Option<(u32, u32)>) -> RoleEvent {
+    RoleEvent::Lovers {
+        pair: pair.map(|(a, b)| (seat(a), seat(b))),
+    }
+}
+
+/// The refusal of the last of `events` (the others accepted).
+fn refusal(setup: RoleSetup, viewer: Option<(u32, Role)>, events: Vec<RoleEvent>) -> String {
+    let mut g = RoleGame::new(
+        setup,
+        RoleModel::default(),
+        viewer.map(|(n, r)| (seat(n), Known::Role(r))),
+    )
+    .unwrap();
+    let last = events.len() - 1;
+    for (index, event) in events.into_iter().enumerate() {
+        match g.push(event) {
+            Ok(()) => assert!(index < last, "the last event was accepted"),
+            Err(error) => {
+                assert_eq!(error.event_index(), Some(last), "{error}");
+                return error.to_string();
+            }
+        }
+    }
+    unreachable!("the loop returns or panics on the last event")
+}
+
+/// The wolves open their eyes together: a wolf viewer knows every wolf.
+#[test]
+fn a_wolf_viewer_knows_the_pack() {
+    let setup = RoleSetup::new(6, 2, &[Role::Seer, Role::Witch, Role::Cupid]).unwrap();
+    let g = game(
+        setup,
+        Some((2, Role::Wolf)),
+        vec![
+            pack(&[2, 5]),
+            night(&[1]),
+            claim(3, Role::Seer, None),
+            vote(3, 5),
+        ],
+    );
+    assert_agrees(&g);
+    let exact = RolePosterior::compute(&g).unwrap();
+    for n in 1..=6 {
+        let wolf = if n == 2 || n == 5 { 1.0 } else { 0.0 };
+        assert_eq!(exact.p_wolf(seat(n)), wolf, "{n}");
+    }
+    // The roles of the village side are still unknown.
+    assert!(exact.p_role(seat(3), Role::Seer) > 0.5);
+    let text = refusal(setup, Some((1, Role::Seer)), vec![pack(&[2, 5])]);
+    assert!(text.contains("only a wolf viewer"), "{text}");
+    let text = refusal(setup, Some((2, Role::Wolf)), vec![pack(&[2])]);
+    assert!(
+        text.contains("every wolf, the viewer (player 2) among them"),
+        "{text}"
+    );
+}
+
+/// The lovers learn each other (not each other's cards), cupid knows the
+/// pair, and a viewer not touched knows they are no lover.
+#[test]
+fn the_viewer_knows_the_lovers_or_that_they_are_none() {
+    let setup = RoleSetup::new(5, 1, &[Role::Seer, Role::Hunter, Role::Cupid]).unwrap();
+    let day = [vote(1, 2), vote(3, 4)];
+    let as_lover = game(
+        setup,
+        Some((1, Role::Hunter)),
+        [vec![lovers(Some((1, 4)))], day.to_vec()].concat(),
+    );
+    assert_agrees(&as_lover);
+    let exact = RolePosterior::compute(&as_lover).unwrap();
+    assert_eq!(exact.p_lover(seat(4)), 1.0);
+    assert_eq!(exact.p_lover(seat(2)), 0.0);
+    let as_cupid = game(
+        setup,
+        Some((5, Role::Cupid)),
+        [vec![lovers(Some((2, 3)))], day.to_vec()].concat(),
+    );
+    assert_agrees(&as_cupid);
+    let no_lover = game(
+        setup,
+        Some((1, Role::Seer)),
+        [vec![lovers(None)], day.to_vec()].concat(),
+    );
+    assert_agrees(&no_lover);
+    let exact = RolePosterior::compute(&no_lover).unwrap();
+    assert_eq!(exact.p_lover(seat(1)), 0.0);
+    assert!(exact.p_lover(seat(2)) > 0.0);
+    // Refusals: a stranger's pair, cupid without the pair, a lover's
+    // death that contradicts the pair the viewer knows.
+    let text = refusal(setup, Some((1, Role::Seer)), vec![lovers(Some((2, 3)))]);
+    assert!(text.contains("only as one of them or as cupid"), "{text}");
+    let text = refusal(setup, Some((5, Role::Cupid)), vec![lovers(None)]);
+    assert!(text.contains("log the pair"), "{text}");
+    let text = refusal(
+        setup,
+        Some((1, Role::Hunter)),
+        vec![
+            lovers(Some((1, 4))),
+            night(&[2]),
+            RoleEvent::LoverDeath {
+                player: seat(3),
+                lover: seat(2),
+            },
+        ],
+    );
+    assert!(text.contains("the viewer knows otherwise"), "{text}");
+    let no_cupid = RoleSetup::new(5, 1, &[Role::Seer]).unwrap();
+    let text = refusal(no_cupid, Some((1, Role::Seer)), vec![lovers(None)]);
+    assert!(text.contains("no cupid"), "{text}");
+}
+
+/// A wolf reveals himself: he is a wolf, the day's talk stops and the
+/// night comes next.
+#[test]
+fn a_self_destruct_shows_a_wolf_and_ends_the_day() {
+    let setup = RoleSetup::new(7, 2, &[Role::Seer, Role::Witch, Role::Guard]).unwrap();
+    let destruct = RoleEvent::SelfDestruct { player: seat(3) };
+    let g = game(
+        setup,
+        None,
+        vec![
+            night(&[7]),
+            claim(
+                1,
+                Role::Seer,
+                Some((3, Known::Side(gametab_games::werewolf::Side::Wolf))),
+            ),
+            vote(2, 3),
+            destruct.clone(),
+            night(&[]),
+            vote(1, 4),
+        ],
+    );
+    assert_agrees(&g);
+    let exact = RolePosterior::compute(&g).unwrap();
+    assert_eq!(exact.p_wolf(seat(3)), 1.0);
+    assert!(exact.p_role(seat(1), Role::Seer) > 0.5);
+    for after in [
+        claim(2, Role::Witch, None),
+        vote(1, 2),
+        out(2, None),
+        tie(&[1, 2]),
+    ] {
+        let text = refusal(setup, None, vec![night(&[7]), destruct.clone(), after]);
+        assert!(
+            text.contains("the self-destruct") && text.contains("event 2"),
+            "{text}"
+        );
+    }
+}
+
+/// The new events as the JSON log writes them, and a malformed `lovers`.
+#[test]
+fn the_log_reads_the_new_events() {
+    use gametab_games::werewolf::GameLog;
+    let read = |events: &str| -> Result<RoleGame, String> {
+        let text = format!(
+            r#"{{"players": 6, "wolves": 2, "roles": ["seer", "cupid"], "viewer": 2,
+                "viewer_role": "wolf", "events": [{events}]}}"#
+        );
+        let log: GameLog = serde_json::from_str(&text).map_err(|e| e.to_string())?;
+        log.to_role_game().map_err(|e| e.to_string())
+    };
+    let g = read(
+        r#"{"kind": "pack", "wolves": [2, 4]}, {"kind": "lovers", "players": []},
+           {"kind": "night", "deaths": [1]}, {"kind": "self_destruct", "player": 4},
+           {"kind": "night", "deaths": [3]}"#,
+    )
+    .unwrap();
+    assert_eq!(g.len(), 5);
+    let exact = RolePosterior::compute(&g).unwrap();
+    assert_eq!(exact.p_wolf(seat(4)), 1.0);
+    assert_eq!(exact.p_lover(seat(2)), 0.0);
+    let error = read(r#"{"kind": "lovers", "players": [3]}"#).unwrap_err();
+    assert!(
+        error.contains("event 1") && error.contains("not 1 players"),
+        "{error}"
+    );
+}
