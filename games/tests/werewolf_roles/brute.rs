@@ -292,19 +292,26 @@ fn hunter_alone(role: Role, shot: bool, can_shoot: bool, model: &RoleModel) -> f
     }
 }
 
-/// Who won under `roles` and `pair` once `living` remain (None: goes on).
-fn winner(roles: &[Role], living: u64, pair: Option<(usize, usize)>) -> Option<usize> {
+/// Who won under `roles` and `pair` once `living` remain (None: goes on):
+/// 1 the village (no wolf alive), 2 the wolves (the pack at least as many
+/// as the others alive), 3 the lovers (a wolf-villager pair, the last two
+/// alive). While such a pair lives, its wolf is out of the pack.
+pub fn winner(roles: &[Role], living: u64, pair: Option<(usize, usize)>) -> Option<usize> {
     let alive: Vec<usize> = (0..roles.len()).filter(|&i| living >> i & 1 == 1).collect();
     let wolves = alive.iter().filter(|&&i| roles[i] == Role::Wolf).count();
     if wolves == 0 {
         return Some(1);
     }
-    if wolves >= alive.len() - wolves {
-        if let Some((a, b)) = pair {
-            if alive.len() == 2 && alive.contains(&a) && alive.contains(&b) && wolves == 1 {
-                return Some(3);
-            }
-        }
+    let mixed = pair.is_some_and(|(a, b)| {
+        alive.contains(&a)
+            && alive.contains(&b)
+            && (roles[a] == Role::Wolf) != (roles[b] == Role::Wolf)
+    });
+    if mixed && alive.len() == 2 {
+        return Some(3);
+    }
+    let pack = if mixed { wolves - 1 } else { wolves };
+    if pack > 0 && pack >= alive.len() - pack {
         return Some(2);
     }
     None

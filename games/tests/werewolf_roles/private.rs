@@ -195,3 +195,33 @@ fn the_log_reads_the_new_events() {
         "{error}"
     );
 }
+
+/// A wolf-villager pair of lovers is a third side: its wolf is out of the
+/// pack's parity while both live, and the two win as the last alive.
+/// Cupid (5) knows the lovers are 1 and 2; 3 is shown a villager, so the
+/// wolves are two of 1, 2 and 4. With 1, 2, 4 and 5 alive the wolves
+/// equal the others by cards, but the game goes on unless both lovers are
+/// wolves; after the next night only a mixed pair is left.
+#[test]
+fn a_mixed_pair_of_lovers_is_a_third_side() {
+    use gametab_games::werewolf::roles::Winner;
+    let setup = RoleSetup::new(5, 2, &[Role::Cupid]).unwrap();
+    let mut events = vec![
+        lovers(Some((1, 2))),
+        vote(4, 3),
+        out(3, Some(Known::Role(Role::Villager))),
+        night(&[5]),
+    ];
+    let g = game(setup, Some((5, Role::Cupid)), events.clone());
+    assert_agrees(&g);
+    let exact = RolePosterior::compute(&g).unwrap();
+    assert_eq!(exact.p_wolf(seat(4)), 1.0);
+    assert!((exact.p_wolf(seat(1)) + exact.p_wolf(seat(2)) - 1.0).abs() < 1e-12);
+    assert_eq!(exact.p_ongoing(), 1.0);
+    // 4 voted out: the lovers are the last two and win.
+    events.extend([vote(1, 4), out(4, None)]);
+    let g = game(setup, Some((5, Role::Cupid)), events);
+    assert_agrees(&g);
+    let exact = RolePosterior::compute(&g).unwrap();
+    assert_eq!(exact.winner(), Some(Winner::Lovers));
+}

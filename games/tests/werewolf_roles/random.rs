@@ -66,12 +66,12 @@ impl Play<'_> {
     }
 
     fn over(&self) -> bool {
-        let living = self.living();
-        let wolves = living
+        let living = self
+            .alive
             .iter()
-            .filter(|&&i| self.roles[i] == Role::Wolf)
-            .count();
-        wolves == 0 || wolves >= living.len() - wolves
+            .enumerate()
+            .fold(0u64, |m, (i, &a)| m | (u64::from(a) << i));
+        super::brute::winner(&self.roles, living, self.lovers).is_some()
     }
 
     fn partner(&self, i: usize) -> Option<usize> {

@@ -91,8 +91,11 @@ use super::super::model::EvidenceModel;
 ///
 /// **The end.** After each step the game ends if no wolf is alive (the
 /// village wins), if the living wolves are at least as many as the other
-/// living players (the wolves win), where the last two alive being a
-/// wolf-villager pair of lovers is the lovers' win instead. Any event after
+/// living players (the wolves win), or if a wolf-villager pair of lovers
+/// are the last two alive (the lovers win). Such a pair is a third side:
+/// while both live, its wolf is out of the pack, so the wolves' parity is
+/// the other living wolves against everyone else alive (the lovers
+/// included), and the village still has to kill him. Any event after
 /// the end is impossible: a hypothesis in which the game had ended gets
 /// probability 0, and a log after a public end is refused (at the event
 /// that makes the end public, when a fact learned later shows it). An end

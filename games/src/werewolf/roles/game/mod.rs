@@ -19,7 +19,7 @@ mod phase;
 use crate::error::{Error, Result};
 
 use super::super::model::{Player, PlayerSet, Side};
-use super::end::{over, Winner};
+use super::end::surely_over;
 use super::events::{Known, RoleEvent};
 use super::model::RoleModel;
 use super::setup::{Role, RoleSet, RoleSetup};
@@ -516,7 +516,10 @@ pub(crate) fn public_end(
             "the game is over {when}: every wolf is dead, the village has won; no event follows"
         ));
     }
-    if over(least_alive, living.len()) == Some(Winner::Wolves) {
+    // A wolf-villager pair of lovers alive would take its wolf out of the
+    // pack's count; the pair named by a death is dead.
+    let mixed_lovers_possible = setup.has(Role::Cupid) && game.lovers.is_none();
+    if surely_over(least_alive, living.len(), mixed_lovers_possible) {
         return Some(format!(
             "the game is over {when}: at least {least_alive} wolves alive among {} players, \
              the wolves (or a wolf-villager pair of lovers) have won; no event follows",
