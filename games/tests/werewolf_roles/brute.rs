@@ -201,8 +201,14 @@ fn brute_night(
             };
             for (g, pg) in guards {
                 let mut branches: Vec<Branch> = Vec::new();
-                let told = witch.is_some() && antidote && Some(v) != witch;
-                let save_p = if told { model.witch_save } else { 0.0 };
+                // She is shown the victim while she holds the antidote;
+                // without it her poison is blind.
+                let shown = witch.is_some() && antidote;
+                let save_p = if shown && Some(v) != witch {
+                    model.witch_save
+                } else {
+                    0.0
+                };
                 if save_p > 0.0 {
                     branches.push((true, None, save_p, (false, poison)));
                 }
@@ -211,9 +217,9 @@ fn brute_night(
                     let targets: Vec<usize> = seats
                         .iter()
                         .copied()
-                        .filter(|&t| t != w && t != v)
+                        .filter(|&t| t != w && (!shown || t != v))
                         .collect();
-                    let herself = if v == w {
+                    let herself = if shown && v == w {
                         0.0
                     } else {
                         model.witch_poisons_herself
@@ -258,7 +264,7 @@ fn brute_night(
                             continue;
                         }
                         let shot = shooter.map(|s| s.index()) == Some(d);
-                        let normal = victim_dies && d == v;
+                        let normal = victim_dies && d == v && target != Some(v);
                         hunter_w *= if Some(d) == hunter && normal {
                             if shot {
                                 model.hunter_shoots

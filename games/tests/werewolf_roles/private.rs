@@ -225,3 +225,30 @@ fn a_mixed_pair_of_lovers_is_a_third_side() {
     let exact = RolePosterior::compute(&g).unwrap();
     assert_eq!(exact.winner(), Some(Winner::Lovers));
 }
+
+/// Once her antidote is spent the witch is no longer shown the victim, so
+/// her poison may land on the victim. 4 players, 1 wolf, a witch, no
+/// knifed wolf or self-poison: the quiet first night spent the antidote.
+/// The second night's one death, 2, was the victim; the witch (q = 0.3)
+/// poisoned nobody (0.7), or, when 2 is not the witch, poisoned 2 too
+/// (0.3 / 3 living others): P(2 witch) = 0.7 / (0.7 + 2 x 0.8) = 7/23,
+/// not the 1/3 of a poison that always spares the victim.
+#[test]
+fn a_blind_poison_may_land_on_the_victim() {
+    let setup = RoleSetup::new(4, 1, &[Role::Witch]).unwrap();
+    let g = super::game_with(
+        setup,
+        super::without_knife_or_self_poison(),
+        None,
+        vec![
+            night(&[]),
+            tie(&[1, 2]),
+            RoleEvent::NoElimination,
+            night(&[2]),
+        ],
+    );
+    assert_agrees(&g);
+    let exact = RolePosterior::compute(&g).unwrap();
+    let p = exact.p_role(seat(2), Role::Witch);
+    assert!((p - 7.0 / 23.0).abs() < 1e-12, "P(2 witch) {p}");
+}

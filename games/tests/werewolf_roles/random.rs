@@ -178,15 +178,18 @@ impl Play<'_> {
         let witch = self.holder(Role::Witch);
         let (mut saved, mut poisoned) = (false, None);
         if let Some(w) = witch {
-            if self.antidote && victim != w && self.rng.chance(self.model.witch_save) {
+            // She is shown the victim only while she holds the antidote.
+            let shown = self.antidote;
+            if shown && victim != w && self.rng.chance(self.model.witch_save) {
                 saved = true;
                 self.antidote = false;
             } else if self.poison && self.rng.chance(self.model.witch_poison) {
-                let herself = victim != w && self.rng.chance(self.model.witch_poisons_herself);
+                let herself =
+                    !(shown && victim == w) && self.rng.chance(self.model.witch_poisons_herself);
                 let targets: Vec<usize> = living
                     .iter()
                     .copied()
-                    .filter(|&t| t != w && t != victim)
+                    .filter(|&t| t != w && (!shown || t != victim))
                     .collect();
                 poisoned = if herself {
                     Some(w)
@@ -203,7 +206,8 @@ impl Play<'_> {
         if victim_dies {
             deaths.push(victim);
         }
-        deaths.extend(poisoned);
+        // A blind poison may land on the victim: one death, by poison.
+        deaths.extend(poisoned.filter(|&p| !(victim_dies && p == victim)));
         if self.rng.chance(0.5) {
             deaths.reverse();
         }
@@ -218,7 +222,7 @@ impl Play<'_> {
             deaths: deaths.iter().map(|&d| seat(d)).collect(),
             guarded: logged.map(seat),
         });
-        self.consequences(victim_dies.then_some(victim));
+        self.consequences((victim_dies && poisoned != Some(victim)).then_some(victim));
     }
 
     /// The viewer's knowledge of the first night, logged or not: a wolf's

@@ -39,10 +39,13 @@ use super::super::model::EvidenceModel;
 ///    save and still holds the poison she poisons with probability
 ///    [`witch_poison`](Self::witch_poison): herself with probability
 ///    [`witch_poisons_herself`](Self::witch_poisons_herself) (never when she
-///    is herself the victim), else one player uniformly among the living
-///    other than herself and the victim; at most one potion a night;
+///    was shown herself as the victim), else one player uniformly among the
+///    living other than herself and the victim she was shown; once the
+///    antidote is spent she is shown nobody, so her poison is blind and may
+///    land on the victim; at most one potion a night;
 /// 4. the victim dies unless guarded or saved (guarded and saved: lives);
-///    the poisoned player dies, guarded or not.
+///    the poisoned player dies, guarded or not (a poisoned victim dies once,
+///    by the poison: a hunter so killed does not shoot).
 ///
 /// The potions left and the guard's last target are hidden states summed
 /// out exactly, night by night. An old-style `night_kill` is a night with

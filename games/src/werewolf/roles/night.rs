@@ -306,6 +306,9 @@ struct Chances {
     save: f64,
     /// Whether she can poison at all.
     can_poison: bool,
+    /// Whether she is shown the victim (she still holds the antidote);
+    /// without it her poison is blind and may land on the victim.
+    shown: bool,
 }
 
 /// What a night adds to each next potion state: "stay" keeps the potions,
@@ -366,7 +369,13 @@ impl Night {
                 0.0
             },
             can_poison: alive && poison,
+            shown: alive && antidote,
         }
+    }
+
+    /// The victim as the witch knows it: `v` when she is shown it.
+    fn seen(v: Player, chances: &Chances) -> Option<Player> {
+        chances.shown.then_some(v)
     }
 
     /// P(the wolves' victim is `v`).
@@ -387,25 +396,34 @@ impl Night {
         }
     }
 
-    /// The living she may poison other than herself, when `v` is the victim.
-    fn others(&self, v: Player) -> u32 {
-        let excluded = if self.witch == Some(v) { 1 } else { 2 };
+    /// The living she may poison other than herself, knowing the victim
+    /// `seen` (she spares a victim she was shown).
+    fn others(&self, seen: Option<Player>) -> u32 {
+        let excluded = if seen.is_some() && seen != self.witch {
+            2
+        } else {
+            1
+        };
         self.nl.saturating_sub(excluded)
     }
 
-    /// P(she poisons `t` | not saved, victim `v`).
+    /// P(she poisons `t` | not saved, victim `v`): herself with
+    /// `witch_poisons_herself` unless she was shown herself as the victim,
+    /// else uniformly among the living other than herself and the victim
+    /// she was shown (a blind poison may land on the victim).
     fn poisons(&self, t: Player, v: Player, chances: &Chances) -> f64 {
-        if !chances.can_poison || t == v || !self.living.contains(t) {
+        let seen = Self::seen(v, chances);
+        if !chances.can_poison || seen == Some(t) || !self.living.contains(t) {
             return 0.0;
         }
         let q = self.model.witch_poison;
         let herself = self.model.witch_poisons_herself;
-        let others = self.others(v);
+        let others = self.others(seen);
         if self.witch == Some(t) {
             q * herself
         } else if others == 0 {
             0.0
-        } else if self.witch == Some(v) {
+        } else if seen.is_some() && seen == self.witch {
             q / f64::from(others)
         } else {
             q * (1.0 - herself) / f64::from(others)
@@ -417,16 +435,18 @@ impl Night {
         if !chances.can_poison {
             return 1.0;
         }
+        let seen = Self::seen(v, chances);
         let q = self.model.witch_poison;
-        let others = self.others(v);
-        let self_poison = if self.witch == Some(v) {
+        let others = self.others(seen);
+        let shown_herself = seen.is_some() && seen == self.witch;
+        let self_poison = if shown_herself {
             0.0
         } else {
             q * self.model.witch_poisons_herself
         };
         let on_others = if others == 0 {
             0.0
-        } else if self.witch == Some(v) {
+        } else if shown_herself {
             q
         } else {
             q * (1.0 - self.model.witch_poisons_herself)
@@ -460,6 +480,12 @@ impl Night {
                     * (1.0 - self.saved(d, chances))
                     * self.poisons_nobody(d, chances)
                     * self.hunter(d, true);
+                // The victim d also poisoned, blind (guarded or not: the
+                // poison kills); a poisoned hunter never shoots.
+                out.poisoned = self.victim(d)
+                    * (1.0 - self.saved(d, chances))
+                    * self.poisons(d, d, chances)
+                    * self.hunter(d, false);
             }
             (Some(x), Some(y)) => {
                 out.poisoned = self.victim(x) * self.unguarded_pair(x, y, chances)
