@@ -563,6 +563,7 @@ fn brute_force_on_random_legal_games() {
         "Pack",
         "Lovers",
         "SelfDestruct",
+        "WitchNight",
     ] {
         assert!(
             kinds.get(kind).copied().unwrap_or(0) > 5,

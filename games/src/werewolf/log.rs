@@ -52,6 +52,8 @@
 //! { "kind": "pack", "wolves": [2, 9] }
 //! { "kind": "lovers", "players": [3, 7] }
 //! { "kind": "lovers", "players": [] }
+//! { "kind": "witch", "shown": 5, "saved": true }
+//! { "kind": "witch", "poisoned": 3 }
 //! { "kind": "eliminated", "player": 3, "role": "hunter" }
 //! { "kind": "revealed", "player": 5, "role": "witch" }
 //! ```
@@ -71,7 +73,10 @@
 //! `no_elimination` or `self_destruct` before the next `night`. `pack` (a
 //! wolf viewer: every wolf, the viewer among them) and `lovers` (a lover
 //! or cupid viewer: the pair; any other viewer: `[]`, no lover) are the
-//! viewer's private knowledge of the first night.
+//! viewer's private knowledge of the first night. `witch` is the witch
+//! viewer's own night, logged before its `night`: `shown`, the victim she
+//! was shown (always while she holds the antidote, never after), `saved`
+//! (default false), `poisoned`.
 //! Claims, votes and checks by dead players are refused. Roles are
 //! `"wolf"`, `"villager"`, `"seer"`, `"witch"`, `"hunter"`, `"guard"`,
 //! `"cupid"`.
@@ -422,6 +427,17 @@ pub enum EventLog {
     Lovers { players: Vec<u32> },
     /// Role logs: `player`, a wolf, reveals himself; the day stops.
     SelfDestruct { player: u32 },
+    /// Role logs: the witch viewer's own night, before its `night`: the
+    /// victim she was shown (while she holds the antidote), whether she
+    /// saved them, whom she poisoned.
+    Witch {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        shown: Option<u32>,
+        #[serde(default)]
+        saved: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        poisoned: Option<u32>,
+    },
     /// Role logs: `player` claims `role`; a seer claim may report a check
     /// (`target` and `result` together; the result a side or a card).
     Claim {
@@ -537,6 +553,7 @@ impl EventLog {
             EventLog::Pack { .. } => "pack",
             EventLog::Lovers { .. } => "lovers",
             EventLog::SelfDestruct { .. } => "self_destruct",
+            EventLog::Witch { .. } => "witch",
             EventLog::Eliminated { .. } | EventLog::Revealed { .. } => "role",
             _ => "this event",
         }

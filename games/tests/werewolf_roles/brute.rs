@@ -88,6 +88,9 @@ fn side_of_seen(seen: Known) -> Side {
     }
 }
 
+/// The witch viewer's night: the victim shown, saved, poisoned (seats).
+type WitchView = (Option<usize>, bool, Option<usize>);
+
 /// The hidden state a night carries on: (antidote, poison, guard's last
 /// target).
 type NightState = (bool, bool, Option<usize>);
@@ -149,6 +152,7 @@ fn brute_night(
     guarded: Option<usize>,
     shooter: Option<Player>,
     can_shoot: bool,
+    witch_view: Option<WitchView>,
     model: &RoleModel,
     states: &mut Vec<(NightState, f64)>,
 ) {
@@ -247,6 +251,14 @@ fn brute_night(
                     branches.push((false, None, rest, (antidote, poison)));
                 }
                 for (saved, target, pb, after) in branches {
+                    // The witch viewer's own night: shown the victim while
+                    // she held the antidote, and what she did.
+                    if let Some((shown, did_save, poisoned)) = witch_view {
+                        let was_shown = if antidote { Some(v) } else { None };
+                        if shown != was_shown || did_save != saved || poisoned != target {
+                            continue;
+                        }
+                    }
                     let victim_dies = !saved && g != Some(v);
                     let mut died = 0u64;
                     if victim_dies {
@@ -342,6 +354,7 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
     let mut dead = vec![false; n];
     let mut named_pair = false;
     let mut own_checks: Vec<(Player, Known)> = Vec::new();
+    let mut witch_view: Option<WitchView> = None;
     if let Some((viewer, known)) = game.viewer() {
         let ok = match known {
             Known::Side(s) => side(roles[viewer.index()]) == s,
@@ -404,6 +417,7 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                     guarded.map(|g| g.index()),
                     shooter_after(),
                     can_shoot(mask),
+                    witch_view.take(),
                     model,
                     &mut states,
                 );
@@ -544,6 +558,17 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                 if !is_wolf(player.index()) {
                     return (0.0, living);
                 }
+            }
+            RoleEvent::WitchNight {
+                shown,
+                saved,
+                poisoned,
+            } => {
+                witch_view = Some((
+                    shown.map(|p| p.index()),
+                    *saved,
+                    poisoned.map(|p| p.index()),
+                ));
             }
             RoleEvent::Claim {
                 player,

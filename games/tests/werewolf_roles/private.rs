@@ -252,3 +252,89 @@ fn a_blind_poison_may_land_on_the_victim() {
     let p = exact.p_role(seat(2), Role::Witch);
     assert!((p - 7.0 / 23.0).abs() < 1e-12, "P(2 witch) {p}");
 }
+
+fn witch(shown: Option<u32>, saved: bool, poisoned: Option<u32>) -> RoleEvent {
+    RoleEvent::WitchNight {
+        shown: shown.map(seat),
+        saved,
+        poisoned: poisoned.map(seat),
+    }
+}
+
+/// The witch is shown the wolves' victim while she holds the antidote:
+/// for her the victim is evidence. 5 players, 1 wolf, the witch viewer 1
+/// shown 3 and saving: the wolves knife their own (k = 0.05) or one of
+/// the 4 living non-wolves, so P(3 wolf) = (k / 4) / (k / 4 + 3/4 x
+/// (1 - k) / 4), where the public quiet night alone leaves 1/4.
+#[test]
+fn the_witch_viewer_knows_the_victim_while_she_holds_the_antidote() {
+    let setup = RoleSetup::new(5, 1, &[Role::Witch, Role::Seer]).unwrap();
+    let viewer = Some((1, Role::Witch));
+    let g = game(setup, viewer, vec![witch(Some(3), true, None), night(&[])]);
+    assert_agrees(&g);
+    let k = RoleModel::default().wolves_knife_wolf;
+    let expected = (k / 4.0) / (k / 4.0 + 0.75 * (1.0 - k) / 4.0);
+    let p = RolePosterior::compute(&g).unwrap().p_wolf(seat(3));
+    assert!(
+        (p - expected).abs() < 1e-12,
+        "P(3 wolf) {p}, expected {expected}"
+    );
+    let public = game(setup, viewer, vec![night(&[])]);
+    let p = RolePosterior::compute(&public).unwrap().p_wolf(seat(3));
+    assert!((p - 0.25).abs() < 1e-12, "{p}");
+    // Her antidote spent, she is shown nobody; her blind poison hit 4,
+    // and the wolves' victim 2 died too.
+    let g = game(
+        setup,
+        viewer,
+        vec![
+            witch(Some(3), true, None),
+            night(&[]),
+            tie(&[2, 3]),
+            RoleEvent::NoElimination,
+            witch(None, false, Some(4)),
+            night(&[2, 4]),
+        ],
+    );
+    assert_agrees(&g);
+    // Refusals, each naming the rule.
+    let day = [tie(&[2, 3]), RoleEvent::NoElimination];
+    let cases: Vec<(Vec<RoleEvent>, &str)> = vec![
+        (
+            vec![witch(None, false, None)],
+            "while she holds the antidote",
+        ),
+        (vec![witch(Some(1), true, None)], "never saves herself"),
+        (
+            vec![witch(Some(3), true, Some(4))],
+            "at most one potion a night",
+        ),
+        (
+            [
+                vec![witch(Some(3), true, None), night(&[])],
+                day.to_vec(),
+                vec![witch(Some(2), false, None)],
+            ]
+            .concat(),
+            "shown nobody",
+        ),
+        (
+            vec![witch(Some(3), false, Some(4)), night(&[3])],
+            "not among the night's deaths",
+        ),
+        (
+            vec![night(&[]), vote(2, 3), witch(Some(3), false, None)],
+            "after the day's end",
+        ),
+    ];
+    for (events, expected) in cases {
+        let text = refusal(setup, viewer, events);
+        assert!(text.contains(expected), "{expected}: {text}");
+    }
+    let text = refusal(
+        setup,
+        Some((2, Role::Seer)),
+        vec![witch(Some(3), true, None)],
+    );
+    assert!(text.contains("`viewer_role`: witch"), "{text}");
+}

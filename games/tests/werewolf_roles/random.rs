@@ -177,9 +177,11 @@ impl Play<'_> {
         self.last_guarded = guarded;
         let witch = self.holder(Role::Witch);
         let (mut saved, mut poisoned) = (false, None);
+        let mut view = None;
         if let Some(w) = witch {
             // She is shown the victim only while she holds the antidote.
             let shown = self.antidote;
+            view = Some(shown.then_some(victim));
             if shown && victim != w && self.rng.chance(self.model.witch_save) {
                 saved = true;
                 self.antidote = false;
@@ -215,6 +217,16 @@ impl Play<'_> {
             Some((v, Known::Role(Role::Guard))) if self.alive[v] && self.rng.chance(0.7) => guarded,
             _ => None,
         };
+        // The witch viewer logs her own night, most nights.
+        if let (Some((v, Known::Role(Role::Witch))), Some(shown)) = (self.viewer, view) {
+            if self.alive[v] && self.rng.chance(0.7) {
+                self.events.push(RoleEvent::WitchNight {
+                    shown: shown.map(seat),
+                    saved,
+                    poisoned: poisoned.map(seat),
+                });
+            }
+        }
         for &d in &deaths {
             self.alive[d] = false;
         }
@@ -397,7 +409,8 @@ pub fn random_game(rng: &mut Rng, setup: RoleSetup, model: RoleModel, steps: usi
                 Role::Guard,
                 Role::Wolf,
                 Role::Cupid,
-            ][rng.below(6)];
+                Role::Witch,
+            ][rng.below(7)];
             let v = (0..n).find(|&i| roles[i] == wanted).unwrap_or(rng.below(n));
             Some((v, Known::Role(roles[v])))
         }

@@ -137,6 +137,18 @@ pub enum RoleEvent {
         /// The lovers, or none when the viewer is not one of them.
         pair: Option<(Player, Player)>,
     },
+    /// The witch viewer's own night, logged before the `night` that
+    /// announces its deaths: the victim she was shown (only while she
+    /// holds the antidote), whether she saved them, whom she poisoned.
+    WitchNight {
+        /// The wolves' victim she was shown; none once her antidote is
+        /// spent.
+        shown: Option<Player>,
+        /// Whether she used the antidote on the victim shown.
+        saved: bool,
+        /// Whom she poisoned, if anyone.
+        poisoned: Option<Player>,
+    },
     /// A wolf reveals himself ("self-destruct"): the day's talk stops at
     /// once and the game goes to the night.
     SelfDestruct {
@@ -152,6 +164,15 @@ pub enum RoleEvent {
         /// A claimed seer's reported check: who, and the side or the card.
         check: Option<(Player, Known)>,
     },
+}
+
+/// The witch viewer's own night (see [`RoleEvent::WitchNight`]), carried
+/// by the night it belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WitchView {
+    pub(crate) shown: Option<Player>,
+    pub(crate) saved: bool,
+    pub(crate) poisoned: Option<Player>,
 }
 
 impl RoleEvent {
@@ -215,6 +236,21 @@ impl fmt::Display for RoleEvent {
             }
             RoleEvent::Lovers { pair: None } => write!(f, "the viewer is no lover"),
             RoleEvent::SelfDestruct { player } => write!(f, "{player} reveals himself as a wolf"),
+            RoleEvent::WitchNight {
+                shown,
+                saved,
+                poisoned,
+            } => {
+                match shown {
+                    Some(victim) if *saved => write!(f, "the witch was shown {victim}, saved")?,
+                    Some(victim) => write!(f, "the witch was shown {victim}, did not save")?,
+                    None => write!(f, "the witch was shown nobody")?,
+                }
+                match poisoned {
+                    Some(target) => write!(f, ", poisoned {target}"),
+                    None => write!(f, ", poisoned nobody"),
+                }
+            }
             RoleEvent::Claim {
                 player,
                 role,

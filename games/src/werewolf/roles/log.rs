@@ -185,6 +185,15 @@ fn role_event(event: &EventLog, setup: Setup) -> Result<RoleEvent> {
         EventLog::SelfDestruct { player: who } => RoleEvent::SelfDestruct {
             player: player(who)?,
         },
+        EventLog::Witch {
+            shown,
+            saved,
+            poisoned,
+        } => RoleEvent::WitchNight {
+            shown: shown.map(player).transpose()?,
+            saved,
+            poisoned: poisoned.map(player).transpose()?,
+        },
         EventLog::Claim {
             player: who,
             role,

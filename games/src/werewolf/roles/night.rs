@@ -23,6 +23,8 @@
 //! `2^-300`, and reports the result as a mantissa and an exponent (see
 //! [`Scaled`]).
 
+mod witch;
+
 use super::super::model::{Player, PlayerSet};
 use super::game::{Cause, Step};
 use super::model::RoleModel;
@@ -234,6 +236,11 @@ impl NightPass {
         }
         let night = Night::new(step, roles, model, living, nw, nv);
         let guard_alive = roles.guard.is_some_and(|g| living.contains(g)) && stride > 1;
+        if let Some(view) = step.witch {
+            self.witch_viewer_night(&night, view, guard_alive);
+            std::mem::swap(&mut self.state, &mut self.next);
+            return;
+        }
         for s in 0..POTION_STATES {
             let row = &self.state[s * stride..(s + 1) * stride];
             let mass: f64 = row.iter().sum();

@@ -88,6 +88,7 @@ fn side_events(event: &RoleEvent) -> Vec<Event> {
         RoleEvent::Claim { .. }
         | RoleEvent::Tie { .. }
         | RoleEvent::NoElimination
-        | RoleEvent::Lovers { .. } => Vec::new(),
+        | RoleEvent::Lovers { .. }
+        | RoleEvent::WitchNight { .. } => Vec::new(),
     }
 }

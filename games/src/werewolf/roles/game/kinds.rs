@@ -260,6 +260,7 @@ impl RoleGame {
             all: primary,
             shooter: None,
             guarded,
+            witch: None,
         });
         for player in primary.players() {
             self.deaths[player.index()] = Some(Death::Primary(index));

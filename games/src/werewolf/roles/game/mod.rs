@@ -15,12 +15,13 @@
 
 mod kinds;
 mod phase;
+mod witch;
 
 use crate::error::{Error, Result};
 
 use super::super::model::{Player, PlayerSet, Side};
 use super::end::surely_over;
-use super::events::{Known, RoleEvent};
+use super::events::{Known, RoleEvent, WitchView};
 use super::model::RoleModel;
 use super::setup::{Role, RoleSet, RoleSetup};
 
@@ -52,6 +53,8 @@ pub(crate) struct Step {
     pub(crate) shooter: Option<Player>,
     /// A night's logged guard target.
     pub(crate) guarded: Option<Player>,
+    /// The witch viewer's own night, when logged.
+    pub(crate) witch: Option<WitchView>,
 }
 
 impl Step {
@@ -124,6 +127,13 @@ pub struct RoleGame {
     private_pair: Option<(Player, Player)>,
     /// The viewer knows privately that they are no lover.
     not_lover: bool,
+    /// The witch viewer's night waiting for its `night`, with its index.
+    pending_witch: Option<(WitchView, usize)>,
+    /// The events where the witch viewer spent her antidote and poison.
+    potions_used: [Option<usize>; 2],
+    /// Whether the witch viewer lived through a night she did not log
+    /// (her potions are then not all known).
+    witch_unlogged: bool,
     /// The seer viewer's own checks so far (target, what she saw).
     own_checks: Vec<(Player, Known)>,
     /// The guard viewer's logged target of the last night, if any.
@@ -180,6 +190,9 @@ impl RoleGame {
             phase: Phase::Start,
             private_pair: None,
             not_lover: false,
+            pending_witch: None,
+            potions_used: [None; 2],
+            witch_unlogged: false,
             tie: None,
             last_guarded: None,
             scores: vec![0.0; players],
@@ -395,12 +408,35 @@ impl RoleGame {
         }
         self.follow_cycle(&event, self.count)?;
         let known_before = self.allowed.clone();
+        if let Some((_, at)) = self.pending_witch {
+            if matches!(
+                event,
+                RoleEvent::NightKill { .. } | RoleEvent::Eliminated { .. }
+            ) {
+                return Err(Error::Inconsistent(format!(
+                    "the witch's night of event {} is followed by the `night` that announces \
+                     its deaths",
+                    at + 1
+                )));
+            }
+        }
         let mut choices = living;
         let mut step = None;
         match &event {
             RoleEvent::Night { deaths, guarded } => {
                 self.no_pending_tie()?;
-                step = Some(self.night(deaths, *guarded)?);
+                let witch_alive = matches!(
+                    self.viewer,
+                    Some((viewer, Known::Role(Role::Witch))) if living.contains(viewer)
+                );
+                let index = self.night(deaths, *guarded)?;
+                if let Some((view, _)) = self.pending_witch.take() {
+                    self.witch_deaths(view, deaths)?;
+                    self.steps[index].witch = Some(view);
+                } else if witch_alive {
+                    self.witch_unlogged = true;
+                }
+                step = Some(index);
             }
             RoleEvent::NightKill { victim } => {
                 self.no_pending_tie()?;
@@ -455,6 +491,18 @@ impl RoleGame {
             } => self.claim(*player, *role, *check)?,
             RoleEvent::Pack { wolves } => self.pack(wolves)?,
             RoleEvent::Lovers { pair } => self.viewer_lovers(*pair)?,
+            RoleEvent::WitchNight {
+                shown,
+                saved,
+                poisoned,
+            } => self.witch_night(
+                WitchView {
+                    shown: *shown,
+                    saved: *saved,
+                    poisoned: *poisoned,
+                },
+                self.count,
+            )?,
             RoleEvent::SelfDestruct { player } => {
                 self.check_alive(*player)?;
                 self.learn(*player, Known::Side(Side::Wolf))?;

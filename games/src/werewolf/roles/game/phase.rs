@@ -62,6 +62,8 @@ enum Kind {
     /// Allowed at any point: a step's consequence, a night action of the
     /// viewer's, the viewer's private knowledge of the first night.
     Anytime,
+    /// The witch viewer's night: after the day's end, before its `night`.
+    BeforeNight,
     /// The day's vote: votes and ties.
     Vote,
     /// Talk: claims, behaviour scores, reveals; after the vote's end too,
@@ -80,6 +82,7 @@ fn kind(event: &RoleEvent) -> Kind {
         | RoleEvent::SeerCheck { .. }
         | RoleEvent::Pack { .. }
         | RoleEvent::Lovers { .. } => Kind::Anytime,
+        RoleEvent::WitchNight { .. } => Kind::BeforeNight,
         RoleEvent::Vote { .. } | RoleEvent::Tie { .. } => Kind::Vote,
         RoleEvent::Behaviour { .. } | RoleEvent::Revealed { .. } | RoleEvent::Claim { .. } => {
             Kind::Talk
@@ -95,6 +98,14 @@ impl RoleGame {
         }
         let next = match (kind(event), self.phase) {
             (Kind::Anytime, phase) => phase,
+            (Kind::BeforeNight, phase @ (Phase::Start | Phase::DayOver { .. })) => phase,
+            (Kind::BeforeNight, Phase::Day { .. }) => {
+                return Err(Error::Inconsistent(
+                    "the witch's night comes after the day's end, just before the `night` \
+                     that announces its deaths"
+                        .into(),
+                ))
+            }
             (Kind::Night, Phase::Start | Phase::DayOver { .. }) => Phase::Day {
                 after_night: Some(index),
             },
