@@ -15,6 +15,8 @@ use gametab_games::werewolf::{Event, Game, Player, Posterior, Side};
 
 #[path = "werewolf_roles/brute.rs"]
 mod brute;
+#[path = "werewolf_roles/brute_night.rs"]
+mod brute_night;
 #[path = "werewolf_roles/cycle.rs"]
 mod cycle;
 #[path = "werewolf_roles/defects.rs"]
