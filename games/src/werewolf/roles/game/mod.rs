@@ -6,12 +6,14 @@
 //! alive, against the hard facts so far (the roles each player may still
 //! hold, the lovers), against the rules (a shot right after the hunter's
 //! death, a revote among the tied players, a guard's target that is not
-//! the last one) and against the end of the game when the facts make it
-//! public; a refusal names the event. Deaths are grouped in *steps*: a
-//! night, an old-style night kill or an elimination opens one, and the
-//! hunter's shot and the lovers' deaths it causes follow it directly. The
-//! posterior reads the validated events, steps and checkpoints back. The
-//! rules of each kind of event are in `kinds.rs`.
+//! the last one), against the day-night cycle (`phase.rs`) and against the
+//! end of the game when the facts make it public (at the event whose fact
+//! shows an earlier end); a refusal names the event and the rule. Deaths
+//! are grouped in *steps*: a night, an old-style night kill or an
+//! elimination opens one, and the hunter's shot and the lovers' deaths it
+//! causes follow it directly. The posterior reads the validated events,
+//! steps and checkpoints back. The rules of each kind of event are in
+//! `kinds.rs`, the witch viewer's night in `witch.rs`.
 
 mod kinds;
 mod phase;
