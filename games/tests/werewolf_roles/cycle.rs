@@ -134,3 +134,26 @@ fn the_day_end_is_followed_by_its_consequences_and_the_night() {
     }
     assert_eq!(game.len(), 10);
 }
+
+/// A card or side made known is a fact, not talk: it may open a log
+/// before its first night, and follow a self-destruct.
+#[test]
+fn reveals_come_at_any_time() {
+    let mut game = RoleGame::new(six(), RoleModel::default(), None).unwrap();
+    for event in [
+        RoleEvent::Revealed {
+            player: seat(6),
+            known: VILLAGE,
+        },
+        night(&[]),
+        RoleEvent::SelfDestruct { player: seat(2) },
+        RoleEvent::Revealed {
+            player: seat(3),
+            known: Known::Role(Role::Seer),
+        },
+        night(&[4]),
+    ] {
+        let shown = event.to_string();
+        game.push(event).unwrap_or_else(|e| panic!("{shown}: {e}"));
+    }
+}

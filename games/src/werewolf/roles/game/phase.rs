@@ -8,7 +8,7 @@
 //! (it ended), and after the day's end no vote, tie, elimination or
 //! `no_elimination` comes before the next `night`. What may still come is
 //! the shot and the lovers' grief the elimination caused, talk (claims,
-//! behaviour scores, reveals: the seed gives the dying last words), and
+//! behaviour scores: the seed gives the dying last words), reveals, and
 //! the seer viewer's own check (a night action), the viewer's private
 //! knowledge; after a self-destruct no talk either. A log may open with a day
 //! (its first night then had no deaths worth logging) or with a night.
@@ -60,14 +60,15 @@ enum Kind {
     /// An event that ends the day.
     End(DayEnd),
     /// Allowed at any point: a step's consequence, a night action of the
-    /// viewer's, the viewer's private knowledge of the first night.
+    /// viewer's, the viewer's private knowledge of the first night, a card
+    /// or side made known (a fact, not speech).
     Anytime,
     /// The witch viewer's night: after the day's end, before its `night`.
     BeforeNight,
     /// The day's vote: votes and ties.
     Vote,
-    /// Talk: claims, behaviour scores, reveals; after the vote's end too,
-    /// since the players who die speak last words.
+    /// Talk: claims and behaviour scores; after the vote's end too, since
+    /// the players who die speak last words.
     Talk,
 }
 
@@ -80,13 +81,12 @@ fn kind(event: &RoleEvent) -> Kind {
         RoleEvent::HunterShot { .. }
         | RoleEvent::LoverDeath { .. }
         | RoleEvent::SeerCheck { .. }
+        | RoleEvent::Revealed { .. }
         | RoleEvent::Pack { .. }
         | RoleEvent::Lovers { .. } => Kind::Anytime,
         RoleEvent::WitchNight { .. } => Kind::BeforeNight,
         RoleEvent::Vote { .. } | RoleEvent::Tie { .. } => Kind::Vote,
-        RoleEvent::Behaviour { .. } | RoleEvent::Revealed { .. } | RoleEvent::Claim { .. } => {
-            Kind::Talk
-        }
+        RoleEvent::Behaviour { .. } | RoleEvent::Claim { .. } => Kind::Talk,
     }
 }
 
