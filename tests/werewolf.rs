@@ -290,9 +290,18 @@ fn bad_logs_exit_non_zero_naming_the_problem() {
         (
             r#"{"players": 5, "wolves": 1, "roles": ["witch"],
                 "model": {"wolves_knife_wolf": 0, "witch_poisons_herself": 0}, "events": [
-                {"kind": "night", "deaths": [5]}, {"kind": "night", "deaths": []},
+                {"kind": "night", "deaths": [5]},
+                {"kind": "tie", "players": [1, 2]}, {"kind": "no_elimination"},
+                {"kind": "night", "deaths": []},
+                {"kind": "tie", "players": [1, 2]}, {"kind": "no_elimination"},
                 {"kind": "night", "deaths": []}]}"#,
-            "event 3 (quiet night): no role assignment explains the events up to this one",
+            "event 7 (quiet night): no role assignment explains the events up to this one",
+        ),
+        // Two nights with no day between.
+        (
+            r#"{"players": 5, "wolves": 1, "roles": ["witch"], "events": [
+                {"kind": "night", "deaths": [5]}, {"kind": "night", "deaths": []}]}"#,
+            "event 2 (quiet night): days and nights alternate",
         ),
     ];
     for (index, (log, expected)) in cases.iter().enumerate() {
@@ -411,4 +420,99 @@ fn corrupted_table_bytes_are_errors_not_panics() {
         garbled[at] ^= 1 << (state >> 61);
         let _ = EarlyGameTable::from_bytes(bytes::Bytes::from(garbled));
     }
+}
+
+/// docs/werewolf.md lists every event kind of the log, each as a row of
+/// its table; the exhaustive match below fails to compile when a kind is
+/// added, so the list cannot fall behind the reader.
+#[test]
+fn the_werewolf_guide_lists_every_event_kind() {
+    use gametab_games::werewolf::{CheckName, EventLog, RoleName, SideName};
+    let events = [
+        EventLog::NightKill { victim: 1 },
+        EventLog::Seer {
+            target: 1,
+            result: CheckName::Wolf,
+        },
+        EventLog::Vote {
+            voter: 1,
+            target: 2,
+        },
+        EventLog::Eliminated {
+            player: 1,
+            revealed: Some(SideName::Wolf),
+            role: None,
+        },
+        EventLog::Revealed {
+            player: 1,
+            side: None,
+            role: Some(RoleName::Seer),
+        },
+        EventLog::Behaviour {
+            player: 1,
+            score: 0.5,
+        },
+        EventLog::Night {
+            deaths: vec![1],
+            guarded: None,
+        },
+        EventLog::Tie {
+            players: vec![1, 2],
+        },
+        EventLog::NoElimination,
+        EventLog::HunterShot {
+            hunter: 1,
+            target: 2,
+        },
+        EventLog::LoverDeath {
+            player: 1,
+            lover: 2,
+        },
+        EventLog::Pack { wolves: vec![1] },
+        EventLog::Lovers { players: vec![] },
+        EventLog::SelfDestruct { player: 1 },
+        EventLog::Witch {
+            shown: None,
+            saved: false,
+            poisoned: None,
+        },
+        EventLog::Claim {
+            player: 1,
+            role: RoleName::Seer,
+            target: None,
+            result: None,
+        },
+    ];
+    let guide =
+        std::fs::read_to_string(concat!(env!("CARGO_MANIFEST_DIR"), "/docs/werewolf.md")).unwrap();
+    let mut seen = std::collections::BTreeSet::new();
+    for event in &events {
+        // One of each kind: a new kind fails to compile here.
+        let index = match event {
+            EventLog::NightKill { .. } => 0,
+            EventLog::Seer { .. } => 1,
+            EventLog::Vote { .. } => 2,
+            EventLog::Eliminated { .. } => 3,
+            EventLog::Revealed { .. } => 4,
+            EventLog::Behaviour { .. } => 5,
+            EventLog::Night { .. } => 6,
+            EventLog::Tie { .. } => 7,
+            EventLog::NoElimination => 8,
+            EventLog::HunterShot { .. } => 9,
+            EventLog::LoverDeath { .. } => 10,
+            EventLog::Pack { .. } => 11,
+            EventLog::Lovers { .. } => 12,
+            EventLog::SelfDestruct { .. } => 13,
+            EventLog::Witch { .. } => 14,
+            EventLog::Claim { .. } => 15,
+        };
+        seen.insert(index);
+        let json = serde_json::to_value(event).unwrap();
+        let kind = json["kind"].as_str().unwrap();
+        assert!(
+            guide.contains(&format!("| `{kind}` |")),
+            "docs/werewolf.md has no row for `{kind}`"
+        );
+    }
+    assert_eq!(seen.len(), events.len(), "one event of each kind");
 }

@@ -15,6 +15,14 @@ use gametab_games::werewolf::{Event, Game, Player, Posterior, Side};
 
 #[path = "werewolf_roles/brute.rs"]
 mod brute;
+#[path = "werewolf_roles/brute_night.rs"]
+mod brute_night;
+#[path = "werewolf_roles/cycle.rs"]
+mod cycle;
+#[path = "werewolf_roles/defects.rs"]
+mod defects;
+#[path = "werewolf_roles/private.rs"]
+mod private;
 #[path = "werewolf_roles/random.rs"]
 mod random;
 #[path = "werewolf_roles/rescaled.rs"]
@@ -149,6 +157,13 @@ pub fn claim(player: u32, role: Role, check: Option<(u32, Known)>) -> RoleEvent 
     }
 }
 
+/// The day's vote tied between `players`.
+pub fn tie(players: &[u32]) -> RoleEvent {
+    RoleEvent::Tie {
+        players: players.iter().map(|&n| seat(n)).collect(),
+    }
+}
+
 pub fn out(player: u32, shown: Option<Known>) -> RoleEvent {
     RoleEvent::Eliminated {
         player: seat(player),
@@ -227,6 +242,8 @@ fn brute_force_hunter_shots_at_night_and_by_vote() {
             vote(2, 1),
             out(1, None),
             night(&[3, 4]),
+            tie(&[2, 5]),
+            RoleEvent::NoElimination,
             night(&[]),
         ],
     );
@@ -244,6 +261,8 @@ fn brute_force_cupid_lovers_and_votes() {
             vote(2, 3),
             vote(3, 1),
             vote(4, 1),
+            tie(&[1, 2]),
+            RoleEvent::NoElimination,
             night(&[5]),
             claim(6, Role::Cupid, None),
         ],
@@ -300,7 +319,16 @@ fn brute_force_every_new_rule() {
     let g = game(
         setup,
         None,
-        vec![night(&[]), night(&[]), night(&[1]), vote(2, 3)],
+        vec![
+            night(&[]),
+            tie(&[1, 2]),
+            RoleEvent::NoElimination,
+            night(&[]),
+            tie(&[1, 2]),
+            RoleEvent::NoElimination,
+            night(&[1]),
+            vote(2, 3),
+        ],
     );
     assert_agrees(&g);
     // The guard viewer's own targets.
@@ -310,7 +338,11 @@ fn brute_force_every_new_rule() {
         vec![
             guarded_night(&[], 2),
             vote(1, 2),
+            tie(&[1, 2]),
+            RoleEvent::NoElimination,
             guarded_night(&[3], 1),
+            tie(&[1, 2]),
+            RoleEvent::NoElimination,
             night(&[]),
         ],
     );
@@ -326,6 +358,8 @@ fn brute_force_every_new_rule() {
             },
             claim(3, Role::Seer, Some((4, Known::Role(Role::Guard)))),
             claim(5, Role::Seer, Some((2, Known::Role(Role::Villager)))),
+            tie(&[2, 3]),
+            RoleEvent::NoElimination,
             night(&[]),
             RoleEvent::SeerCheck {
                 target: seat(4),
@@ -528,6 +562,10 @@ fn brute_force_on_random_legal_games() {
         "SeerCheck (card)",
         "Claim (card)",
         "Night (guard logged)",
+        "Pack",
+        "Lovers",
+        "SelfDestruct",
+        "WitchNight",
     ] {
         assert!(
             kinds.get(kind).copied().unwrap_or(0) > 5,
@@ -708,7 +746,12 @@ fn the_guard_viewer_logs_his_targets() {
     let g = game(
         setup,
         Some((4, Role::Guard)),
-        vec![guarded_night(&[], 1), guarded_night(&[], 2)],
+        vec![
+            guarded_night(&[], 1),
+            tie(&[1, 2]),
+            RoleEvent::NoElimination,
+            guarded_night(&[], 2),
+        ],
     );
     let exact = RolePosterior::compute(&g).unwrap();
     assert!(close(exact.p_wolf(seat(3)), (1.0 - k) / (1.0 + 5.0 * k)));
@@ -751,7 +794,13 @@ fn a_quiet_night_rules_out_a_dead_witch() {
     let g = game_with(setup, model, None, vec![night(&[5])]);
     let exact = RolePosterior::compute(&g).unwrap();
     assert!(close(exact.p_role(seat(5), Role::Witch), 0.625));
-    let g = game_with(setup, model, None, vec![night(&[5]), night(&[])]);
+    let day = [tie(&[1, 2]), RoleEvent::NoElimination];
+    let g = game_with(
+        setup,
+        model,
+        None,
+        [vec![night(&[5])], day.to_vec(), vec![night(&[])]].concat(),
+    );
     let exact = RolePosterior::compute(&g).unwrap();
     assert_eq!(exact.p_role(seat(5), Role::Witch), 0.0);
     assert_agrees(&g);
@@ -761,12 +810,19 @@ fn a_quiet_night_rules_out_a_dead_witch() {
         setup,
         model,
         None,
-        vec![night(&[5]), night(&[]), night(&[])],
+        [
+            vec![night(&[5])],
+            day.to_vec(),
+            vec![night(&[])],
+            day.to_vec(),
+            vec![night(&[])],
+        ]
+        .concat(),
     );
     let error = RolePosterior::compute(&g).unwrap_err();
-    assert_eq!(error.event_index(), Some(2));
+    assert_eq!(error.event_index(), Some(6));
     assert!(
-        error.to_string().contains("event 3 (quiet night)"),
+        error.to_string().contains("event 7 (quiet night)"),
         "{error}"
     );
 }

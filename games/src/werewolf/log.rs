@@ -48,6 +48,12 @@
 //! { "kind": "seer", "target": 5, "result": "hunter" }
 //! { "kind": "tie", "players": [3, 5] }
 //! { "kind": "no_elimination" }
+//! { "kind": "self_destruct", "player": 4 }
+//! { "kind": "pack", "wolves": [2, 9] }
+//! { "kind": "lovers", "players": [3, 7] }
+//! { "kind": "lovers", "players": [] }
+//! { "kind": "witch", "shown": 5, "saved": true }
+//! { "kind": "witch", "poisoned": 3 }
 //! { "kind": "eliminated", "player": 3, "role": "hunter" }
 //! { "kind": "revealed", "player": 5, "role": "witch" }
 //! ```
@@ -62,6 +68,15 @@
 //! as the viewer. `tie` says the vote tied between these players: the
 //! votes after it are the revote among them, which ends with the
 //! `eliminated` of one of them or, tied again, with `no_elimination`.
+//! `self_destruct`: a wolf reveals himself and the day stops at once.
+//! Days and nights alternate: a day ends with one `eliminated`,
+//! `no_elimination` or `self_destruct` before the next `night`. `pack` (a
+//! wolf viewer: every wolf, the viewer among them) and `lovers` (a lover
+//! or cupid viewer: the pair; any other viewer: `[]`, no lover) are the
+//! viewer's private knowledge of the first night. `witch` is the witch
+//! viewer's own night, logged before its `night`: `shown`, the victim she
+//! was shown (always while she holds the antidote, never after), `saved`
+//! (default false), `poisoned`.
 //! Claims, votes and checks by dead players are refused. Roles are
 //! `"wolf"`, `"villager"`, `"seer"`, `"witch"`, `"hunter"`, `"guard"`,
 //! `"cupid"`.
@@ -404,6 +419,25 @@ pub enum EventLog {
     HunterShot { hunter: u32, target: u32 },
     /// Role logs: `player` dies as the lover of `lover`.
     LoverDeath { player: u32, lover: u32 },
+    /// Role logs: the wolf viewer's pack, every wolf (the viewer among
+    /// them).
+    Pack { wolves: Vec<u32> },
+    /// Role logs: what the viewer knows of the lovers: the two of them (a
+    /// lover viewer, or cupid), or none (the viewer is no lover).
+    Lovers { players: Vec<u32> },
+    /// Role logs: `player`, a wolf, reveals himself; the day stops.
+    SelfDestruct { player: u32 },
+    /// Role logs: the witch viewer's own night, before its `night`: the
+    /// victim she was shown (while she holds the antidote), whether she
+    /// saved them, whom she poisoned.
+    Witch {
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        shown: Option<u32>,
+        #[serde(default)]
+        saved: bool,
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        poisoned: Option<u32>,
+    },
     /// Role logs: `player` claims `role`; a seer claim may report a check
     /// (`target` and `result` together; the result a side or a card).
     Claim {
@@ -516,6 +550,10 @@ impl EventLog {
             EventLog::HunterShot { .. } => "hunter_shot",
             EventLog::LoverDeath { .. } => "lover_death",
             EventLog::Claim { .. } => "claim",
+            EventLog::Pack { .. } => "pack",
+            EventLog::Lovers { .. } => "lovers",
+            EventLog::SelfDestruct { .. } => "self_destruct",
+            EventLog::Witch { .. } => "witch",
             EventLog::Eliminated { .. } | EventLog::Revealed { .. } => "role",
             _ => "this event",
         }

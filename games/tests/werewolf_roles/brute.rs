@@ -5,9 +5,15 @@
 //! model's description on `RoleModel`, with no closed form and nothing
 //! shared with the engine but the public event types. The information
 //! gain is computed from its definition: the joint entropy now minus the
-//! expected joint entropy once the elimination's outcome is seen.
+//! expected joint entropy once the elimination's outcome is seen (0 once
+//! the game is over in every hypothesis). It reads every event kind: the
+//! viewer's private knowledge (pack, lovers, the witch's night) as
+//! filters, a self-destruct as a wolf, the end with a wolf-villager pair
+//! of lovers as a third side. The nights are in `brute_night.rs`.
 
 use std::collections::HashMap;
+
+use super::brute_night::{brute_night, NightState, WitchView};
 
 use gametab_games::werewolf::roles::{
     Known, RevealRule, Role, RoleEvent, RoleGame, RoleModel, RoleSetup,
@@ -72,13 +78,21 @@ fn side(role: Role) -> Side {
     }
 }
 
-/// The hidden state a night carries on: (antidote, poison, guard's last
-/// target).
-type NightState = (bool, bool, Option<usize>);
+/// The side a report names when it is written as a side.
+fn side_of(report: Known) -> Option<Side> {
+    match report {
+        Known::Side(s) => Some(s),
+        Known::Role(_) => None,
+    }
+}
 
-/// One way the witch's night can go: saved or not, whom she poisoned, its
-/// probability, and the potions (antidote, poison) left after it.
-type Branch = (bool, Option<usize>, f64, (bool, bool));
+/// The side of what a vision showed.
+fn side_of_seen(seen: Known) -> Side {
+    match seen {
+        Known::Side(s) => s,
+        Known::Role(r) => side(r),
+    }
+}
 
 /// The chance that a card drawn from the village cards other than the
 /// seer's is `role`.
@@ -122,169 +136,36 @@ fn fake_report(setup: &RoleSetup, model: &RoleModel, report: Known) -> f64 {
     }
 }
 
-/// P(observed deaths, hunter behaviour) of one night under `roles`, by
-/// enumerating every hidden choice; the states and their weights are
-/// advanced in place.
-#[allow(clippy::too_many_arguments)]
-fn brute_night(
-    roles: &[Role],
-    living: u64,
-    deaths: u64,
-    guarded: Option<usize>,
-    shooter: Option<Player>,
-    model: &RoleModel,
-    states: &mut Vec<(NightState, f64)>,
-) {
-    let seats: Vec<usize> = (0..roles.len()).filter(|&i| living >> i & 1 == 1).collect();
-    let find = |r: Role| seats.iter().copied().find(|&i| roles[i] == r);
-    let (witch, guard, hunter) = (find(Role::Witch), find(Role::Guard), find(Role::Hunter));
-    let wolves: Vec<usize> = seats
-        .iter()
-        .copied()
-        .filter(|&i| roles[i] == Role::Wolf)
-        .collect();
-    let others: Vec<usize> = seats
-        .iter()
-        .copied()
-        .filter(|&i| roles[i] != Role::Wolf)
-        .collect();
-    let mut next: Vec<(NightState, f64)> = Vec::new();
-    let mut push = |state: NightState, w: f64| {
-        if let Some(entry) = next.iter_mut().find(|(s, _)| *s == state) {
-            entry.1 += w;
-        } else {
-            next.push((state, w));
-        }
-    };
-    if wolves.is_empty() || others.is_empty() {
-        *states = next;
-        return;
-    }
-    // The wolves' victim: one of their own with wolves_knife_wolf.
-    let mut victims: Vec<(usize, f64)> = Vec::new();
-    for &v in &wolves {
-        victims.push((v, model.wolves_knife_wolf / wolves.len() as f64));
-    }
-    for &v in &others {
-        victims.push((v, (1.0 - model.wolves_knife_wolf) / others.len() as f64));
-    }
-    for &((antidote, poison, last), weight) in states.iter() {
-        for &(v, pv) in &victims {
-            let guards: Vec<(Option<usize>, f64)> = match guard {
-                Some(_) => {
-                    let allowed: Vec<usize> =
-                        seats.iter().copied().filter(|&g| Some(g) != last).collect();
-                    allowed
-                        .iter()
-                        .map(|&g| (Some(g), 1.0 / allowed.len() as f64))
-                        .filter(|(g, _)| guarded.is_none() || *g == guarded)
-                        .collect()
-                }
-                None => vec![(None, 1.0)],
-            };
-            for (g, pg) in guards {
-                let mut branches: Vec<Branch> = Vec::new();
-                let told = witch.is_some() && antidote && Some(v) != witch;
-                let save_p = if told { model.witch_save } else { 0.0 };
-                if save_p > 0.0 {
-                    branches.push((true, None, save_p, (false, poison)));
-                }
-                let rest = 1.0 - save_p;
-                if let (Some(w), true) = (witch, poison) {
-                    let targets: Vec<usize> = seats
-                        .iter()
-                        .copied()
-                        .filter(|&t| t != w && t != v)
-                        .collect();
-                    let herself = if v == w {
-                        0.0
-                    } else {
-                        model.witch_poisons_herself
-                    };
-                    let mut used = 0.0;
-                    if herself > 0.0 {
-                        let p = model.witch_poison * herself;
-                        used += p;
-                        branches.push((false, Some(w), rest * p, (antidote, false)));
-                    }
-                    if !targets.is_empty() {
-                        let p = model.witch_poison * (1.0 - herself);
-                        used += p;
-                        for &t in &targets {
-                            branches.push((
-                                false,
-                                Some(t),
-                                rest * p / targets.len() as f64,
-                                (antidote, false),
-                            ));
-                        }
-                    }
-                    branches.push((false, None, rest * (1.0 - used), (antidote, poison)));
-                } else {
-                    branches.push((false, None, rest, (antidote, poison)));
-                }
-                for (saved, target, pb, after) in branches {
-                    let victim_dies = !saved && g != Some(v);
-                    let mut died = 0u64;
-                    if victim_dies {
-                        died |= 1 << v;
-                    }
-                    if let Some(t) = target {
-                        died |= 1 << t;
-                    }
-                    if died != deaths {
-                        continue;
-                    }
-                    let mut hunter_w = 1.0;
-                    for d in 0..roles.len() {
-                        if died >> d & 1 == 0 {
-                            continue;
-                        }
-                        let shot = shooter.map(|s| s.index()) == Some(d);
-                        let normal = victim_dies && d == v;
-                        hunter_w *= if Some(d) == hunter && normal {
-                            if shot {
-                                model.hunter_shoots
-                            } else {
-                                1.0 - model.hunter_shoots
-                            }
-                        } else if shot {
-                            0.0
-                        } else {
-                            1.0
-                        };
-                    }
-                    let last = if guard.is_some() { g } else { None };
-                    push((after.0, after.1, last), weight * pv * pg * pb * hunter_w);
-                }
-            }
-        }
-    }
-    *states = next;
-}
-
-fn hunter_alone(role: Role, shot: bool, model: &RoleModel) -> f64 {
+fn hunter_alone(role: Role, shot: bool, can_shoot: bool, model: &RoleModel) -> f64 {
     match (role == Role::Hunter, shot) {
         (true, true) => model.hunter_shoots,
-        (true, false) => 1.0 - model.hunter_shoots,
+        (true, false) if can_shoot => 1.0 - model.hunter_shoots,
+        (true, false) => 1.0,
         (false, true) => 0.0,
         (false, false) => 1.0,
     }
 }
 
-/// Who won under `roles` and `pair` once `living` remain (None: goes on).
-fn winner(roles: &[Role], living: u64, pair: Option<(usize, usize)>) -> Option<usize> {
+/// Who won under `roles` and `pair` once `living` remain (None: goes on):
+/// 1 the village (no wolf alive), 2 the wolves (the pack at least as many
+/// as the others alive), 3 the lovers (a wolf-villager pair, the last two
+/// alive). While such a pair lives, its wolf is out of the pack.
+pub fn winner(roles: &[Role], living: u64, pair: Option<(usize, usize)>) -> Option<usize> {
     let alive: Vec<usize> = (0..roles.len()).filter(|&i| living >> i & 1 == 1).collect();
     let wolves = alive.iter().filter(|&&i| roles[i] == Role::Wolf).count();
     if wolves == 0 {
         return Some(1);
     }
-    if wolves >= alive.len() - wolves {
-        if let Some((a, b)) = pair {
-            if alive.len() == 2 && alive.contains(&a) && alive.contains(&b) && wolves == 1 {
-                return Some(3);
-            }
-        }
+    let mixed = pair.is_some_and(|(a, b)| {
+        alive.contains(&a)
+            && alive.contains(&b)
+            && (roles[a] == Role::Wolf) != (roles[b] == Role::Wolf)
+    });
+    if mixed && alive.len() == 2 {
+        return Some(3);
+    }
+    let pack = if mixed { wolves - 1 } else { wolves };
+    if pack > 0 && pack >= alive.len() - pack {
         return Some(2);
     }
     None
@@ -308,6 +189,8 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
     let mut primary_in = vec![usize::MAX; n];
     let mut dead = vec![false; n];
     let mut named_pair = false;
+    let mut own_checks: Vec<(Player, Known)> = Vec::new();
+    let mut witch_view: Option<WitchView> = None;
     if let Some((viewer, known)) = game.viewer() {
         let ok = match known {
             Known::Side(s) => side(roles[viewer.index()]) == s,
@@ -341,6 +224,24 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                     _ => None,
                 })
         };
+        // Whether a hunter dying by this step has anyone left to shoot:
+        // someone outlives its deaths and its lovers' grief (or he shot).
+        let can_shoot = |primary: u64| {
+            let mut left = living & !primary;
+            for e in events[index + 1..].iter().take_while(|e| {
+                matches!(
+                    e,
+                    RoleEvent::HunterShot { .. } | RoleEvent::LoverDeath { .. }
+                )
+            }) {
+                match e {
+                    RoleEvent::HunterShot { .. } => return true,
+                    RoleEvent::LoverDeath { player, .. } => left &= !bit(*player),
+                    _ => {}
+                }
+            }
+            left != 0
+        };
         match event {
             RoleEvent::Night { deaths, guarded } => {
                 step += 1;
@@ -351,6 +252,8 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                     mask,
                     guarded.map(|g| g.index()),
                     shooter_after(),
+                    can_shoot(mask),
+                    witch_view.take(),
                     model,
                     &mut states,
                 );
@@ -372,6 +275,7 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                 weight *= hunter_alone(
                     roles[victim.index()],
                     shooter_after() == Some(*victim),
+                    can_shoot(bit(*victim)),
                     model,
                 );
                 // No guard that night: he protected nobody.
@@ -384,6 +288,7 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
             }
             RoleEvent::SeerCheck { target, result } => {
                 weight *= vision(&setup, model, roles[target.index()], *result);
+                own_checks.push((*target, *result));
             }
             RoleEvent::Vote { voter, target } => {
                 let (j, k) = (voter.index(), target.index());
@@ -430,7 +335,12 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                         return (0.0, living);
                     }
                 }
-                weight *= hunter_alone(role, shooter_after() == Some(*player), model);
+                weight *= hunter_alone(
+                    role,
+                    shooter_after() == Some(*player),
+                    can_shoot(bit(*player)),
+                    model,
+                );
                 primary_in[player.index()] = step;
                 dead[player.index()] = true;
                 living &= !bit(*player);
@@ -461,12 +371,60 @@ fn likelihood(game: &RoleGame, roles: &[Role], pair: Option<(usize, usize)>) -> 
                 dead[player.index()] = true;
                 living &= !bit(*player);
             }
+            RoleEvent::Pack { wolves } => {
+                let listed = wolves.iter().fold(0u64, |m, &p| m | bit(p));
+                if (0..n).any(|i| (listed >> i & 1 == 1) != is_wolf(i)) {
+                    return (0.0, living);
+                }
+            }
+            RoleEvent::Lovers { pair: known } => {
+                let viewer = game.viewer().map(|(v, _)| v.index());
+                let ok = match known {
+                    Some((a, b)) => {
+                        let (a, b) = (a.index(), b.index());
+                        pair == Some((a.min(b), a.max(b)))
+                    }
+                    None => pair.is_none_or(|(a, b)| Some(a) != viewer && Some(b) != viewer),
+                };
+                if !ok {
+                    return (0.0, living);
+                }
+            }
+            RoleEvent::SelfDestruct { player } => {
+                if !is_wolf(player.index()) {
+                    return (0.0, living);
+                }
+            }
+            RoleEvent::WitchNight {
+                shown,
+                saved,
+                poisoned,
+            } => {
+                witch_view = Some((
+                    shown.map(|p| p.index()),
+                    *saved,
+                    poisoned.map(|p| p.index()),
+                ));
+            }
             RoleEvent::Claim {
                 player,
                 role,
                 check,
             } => {
                 let actual = roles[player.index()];
+                // The seer viewer telling a vision she logged: the same
+                // vision, already counted.
+                let told = game.viewer() == Some((*player, Known::Role(Role::Seer)))
+                    && *role == Role::Seer
+                    && check.is_some_and(|(target, report)| {
+                        own_checks.iter().any(|&(t, seen)| {
+                            t == target
+                                && (report == seen || side_of(report) == Some(side_of_seen(seen)))
+                        })
+                    });
+                if told {
+                    continue;
+                }
                 if actual == *role {
                     if let Some((target, report)) = check {
                         weight *= vision(&setup, model, roles[target.index()], *report);
@@ -580,10 +538,11 @@ pub fn brute(game: &RoleGame) -> Brute {
         }
         outcome[winner(roles, living, *pair).unwrap_or(0)] += q;
     }
-    // H(S) - E_O H(S | O), from the definition.
+    // H(S) - E_O H(S | O), from the definition; no elimination follows
+    // a game over in every hypothesis.
     let gains = (0..n)
         .map(|x| {
-            if living >> x & 1 == 0 {
+            if living >> x & 1 == 0 || outcome[0] == 0.0 {
                 return [0.0; 2];
             }
             [RevealRule::Role, RevealRule::Side].map(|reveal| {

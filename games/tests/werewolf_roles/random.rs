@@ -66,12 +66,12 @@ impl Play<'_> {
     }
 
     fn over(&self) -> bool {
-        let living = self.living();
-        let wolves = living
+        let living = self
+            .alive
             .iter()
-            .filter(|&&i| self.roles[i] == Role::Wolf)
-            .count();
-        wolves == 0 || wolves >= living.len() - wolves
+            .enumerate()
+            .fold(0u64, |m, (i, &a)| m | (u64::from(a) << i));
+        super::brute::winner(&self.roles, living, self.lovers).is_some()
     }
 
     fn partner(&self, i: usize) -> Option<usize> {
@@ -177,16 +177,21 @@ impl Play<'_> {
         self.last_guarded = guarded;
         let witch = self.holder(Role::Witch);
         let (mut saved, mut poisoned) = (false, None);
+        let mut view = None;
         if let Some(w) = witch {
-            if self.antidote && victim != w && self.rng.chance(self.model.witch_save) {
+            // She is shown the victim only while she holds the antidote.
+            let shown = self.antidote;
+            view = Some(shown.then_some(victim));
+            if shown && victim != w && self.rng.chance(self.model.witch_save) {
                 saved = true;
                 self.antidote = false;
             } else if self.poison && self.rng.chance(self.model.witch_poison) {
-                let herself = victim != w && self.rng.chance(self.model.witch_poisons_herself);
+                let herself =
+                    !(shown && victim == w) && self.rng.chance(self.model.witch_poisons_herself);
                 let targets: Vec<usize> = living
                     .iter()
                     .copied()
-                    .filter(|&t| t != w && t != victim)
+                    .filter(|&t| t != w && (!shown || t != victim))
                     .collect();
                 poisoned = if herself {
                     Some(w)
@@ -203,7 +208,8 @@ impl Play<'_> {
         if victim_dies {
             deaths.push(victim);
         }
-        deaths.extend(poisoned);
+        // A blind poison may land on the victim: one death, by poison.
+        deaths.extend(poisoned.filter(|&p| !(victim_dies && p == victim)));
         if self.rng.chance(0.5) {
             deaths.reverse();
         }
@@ -211,6 +217,16 @@ impl Play<'_> {
             Some((v, Known::Role(Role::Guard))) if self.alive[v] && self.rng.chance(0.7) => guarded,
             _ => None,
         };
+        // The witch viewer logs her own night, most nights.
+        if let (Some((v, Known::Role(Role::Witch))), Some(shown)) = (self.viewer, view) {
+            if self.alive[v] && self.rng.chance(0.7) {
+                self.events.push(RoleEvent::WitchNight {
+                    shown: shown.map(seat),
+                    saved,
+                    poisoned: poisoned.map(seat),
+                });
+            }
+        }
         for &d in &deaths {
             self.alive[d] = false;
         }
@@ -218,7 +234,35 @@ impl Play<'_> {
             deaths: deaths.iter().map(|&d| seat(d)).collect(),
             guarded: logged.map(seat),
         });
-        self.consequences(victim_dies.then_some(victim));
+        self.consequences((victim_dies && poisoned != Some(victim)).then_some(victim));
+    }
+
+    /// The viewer's knowledge of the first night, logged or not: a wolf's
+    /// pack; a lover's partner, cupid's pair, or being no lover.
+    fn private_knowledge(&mut self) {
+        let Some((v, known)) = self.viewer else {
+            return;
+        };
+        if self.roles[v] == Role::Wolf && self.rng.chance(0.7) {
+            let wolves = (0..self.roles.len())
+                .filter(|&i| self.roles[i] == Role::Wolf)
+                .map(seat)
+                .collect();
+            self.events.push(RoleEvent::Pack { wolves });
+        }
+        if let Some((a, b)) = self.lovers {
+            if !self.rng.chance(0.7) {
+                return;
+            }
+            let pair = if a == v || b == v || known == Known::Role(Role::Cupid) {
+                Some((seat(a), seat(b)))
+            } else if self.roles[v] != Role::Cupid {
+                None
+            } else {
+                return;
+            };
+            self.events.push(RoleEvent::Lovers { pair });
+        }
     }
 
     fn day(&mut self) {
@@ -265,6 +309,19 @@ impl Play<'_> {
                 player: seat(who),
                 score,
             });
+        }
+        // A wolf may reveal himself: the day stops at once.
+        let wolves: Vec<usize> = self
+            .living()
+            .into_iter()
+            .filter(|&i| self.roles[i] == Role::Wolf)
+            .collect();
+        if self.rng.chance(0.1) {
+            if let Some(wolf) = self.rng.pick(&wolves) {
+                self.events
+                    .push(RoleEvent::SelfDestruct { player: seat(wolf) });
+                return;
+            }
         }
         let living = self.living();
         self.votes(&living, &living);
@@ -343,8 +400,17 @@ pub fn random_game(rng: &mut Rng, setup: RoleSetup, model: RoleModel, steps: usi
             Some((v, Known::Side(roles[v].side())))
         }
         _ => {
-            // Prefer a seer or guard viewer, whose own events the log holds.
-            let wanted = [Role::Seer, Role::Guard][rng.below(2)];
+            // Prefer a viewer whose own events the log holds: the seer,
+            // the guard, a wolf (the pack), cupid (the lovers).
+            let wanted = [
+                Role::Seer,
+                Role::Guard,
+                Role::Seer,
+                Role::Guard,
+                Role::Wolf,
+                Role::Cupid,
+                Role::Witch,
+            ][rng.below(7)];
             let v = (0..n).find(|&i| roles[i] == wanted).unwrap_or(rng.below(n));
             Some((v, Known::Role(roles[v])))
         }
@@ -362,6 +428,7 @@ pub fn random_game(rng: &mut Rng, setup: RoleSetup, model: RoleModel, steps: usi
         viewer,
         events: Vec::new(),
     };
+    play.private_knowledge();
     for step in 0..steps {
         if play.over() {
             break;

@@ -7,7 +7,7 @@
 use gametab_games::werewolf::roles::{Known, Role, RoleEvent, RoleGame, RoleModel, RoleSetup};
 use gametab_games::werewolf::GameLog;
 
-use super::{claim, guarded_night, night, out, seat, vote, VILLAGE, WOLF};
+use super::{claim, guarded_night, night, out, seat, tie, vote, VILLAGE, WOLF};
 
 /// Push `events` into a fresh game; the last must be refused: its error
 /// text contains `expected` and names the last event's index.
@@ -69,7 +69,7 @@ fn nothing_follows_a_public_end() {
                 known: WOLF,
             },
             out(2, None),
-            out(3, None),
+            night(&[3]),
             vote(1, 4),
         ],
         "the wolves (or a wolf-villager pair of lovers) have won",
@@ -79,7 +79,7 @@ fn nothing_follows_a_public_end() {
     refused(
         four,
         Some((4, Known::Role(Role::Wolf))),
-        vec![out(1, None), out(2, None), claim(3, Role::Seer, None)],
+        vec![out(1, None), night(&[2]), claim(3, Role::Seer, None)],
         "the game is over after event 2",
     );
 }
@@ -91,16 +91,17 @@ fn an_end_in_every_assignment_is_named() {
     use gametab_games::werewolf::roles::RolePosterior;
     let setup = RoleSetup::new(4, 1, &[]).unwrap();
     let mut game = RoleGame::new(setup, RoleModel::default(), None).unwrap();
-    for event in [out(1, None), out(2, None)] {
+    for event in [out(1, None), night(&[2])] {
         game.push(event).unwrap();
     }
-    // The log may end here: the village won if 1 or 2 was the wolf
-    // (1 cannot be: an event followed), else the wolves.
+    // The log may end here: the village won if 2 was the wolf (1 cannot
+    // be: an event followed), knifed by himself with 0.05 against 0.95 / 2
+    // for each of 3 and 4 as the wolf: P = 0.05 / (0.05 + 0.95); else the
+    // wolves won.
     let posterior = RolePosterior::compute(&game).unwrap();
     assert_eq!(posterior.p_ongoing(), 0.0);
     assert!(
-        (posterior.p_won(gametab_games::werewolf::roles::Winner::Village) - 1.0 / 3.0).abs()
-            < 1e-12
+        (posterior.p_won(gametab_games::werewolf::roles::Winner::Village) - 0.05).abs() < 1e-12
     );
     game.push(vote(3, 4)).unwrap();
     let error = RolePosterior::compute(&game).unwrap_err();
@@ -109,8 +110,8 @@ fn an_end_in_every_assignment_is_named() {
     assert!(
         text.contains("event 3 (vote 3 -> 4)")
             && text.contains("already over after event 2")
-            && text.contains("the village won with probability 0.3333")
-            && text.contains("the wolves won with probability 0.6667"),
+            && text.contains("the village won with probability 0.0500")
+            && text.contains("the wolves won with probability 0.9500"),
         "{text}"
     );
 }
@@ -165,7 +166,13 @@ fn the_guard_never_protects_the_same_player_two_nights_running() {
     refused(
         setup,
         guard,
-        vec![guarded_night(&[], 2), vote(1, 3), guarded_night(&[], 2)],
+        vec![
+            guarded_night(&[], 2),
+            vote(1, 3),
+            tie(&[1, 3]),
+            RoleEvent::NoElimination,
+            guarded_night(&[], 2),
+        ],
         "never protects the same player two nights running",
     );
     refused(
@@ -490,8 +497,6 @@ fn rule_breaking_events_are_errors() {
         error.contains("event 2") && error.contains("player 2"),
         "{error}"
     );
-    let error = g.push(night(&[1, 2])).unwrap_err().to_string();
-    assert!(error.contains("no witch"), "{error}");
     let error = g
         .push(RoleEvent::LoverDeath {
             player: seat(1),
@@ -500,6 +505,10 @@ fn rule_breaking_events_are_errors() {
         .unwrap_err()
         .to_string();
     assert!(error.contains("cupid"), "{error}");
+    g.push(tie(&[1, 4])).unwrap();
+    g.push(RoleEvent::NoElimination).unwrap();
+    let error = g.push(night(&[1, 2])).unwrap_err().to_string();
+    assert!(error.contains("no witch"), "{error}");
     let error = g
         .push(RoleEvent::Revealed {
             player: seat(1),
@@ -554,11 +563,21 @@ fn the_diagnosis_keeps_to_the_budget() {
     use gametab_games::Error;
     let setup = RoleSetup::new(5, 1, &[Role::Witch]).unwrap();
     let mut game = RoleGame::new(setup, super::without_knife_or_self_poison(), None).unwrap();
-    for event in [night(&[5]), night(&[]), night(&[])] {
+    let day = [tie(&[1, 2]), RoleEvent::NoElimination];
+    for event in [
+        vec![night(&[5])],
+        day.to_vec(),
+        vec![night(&[])],
+        day.to_vec(),
+    ]
+    .concat()
+    .into_iter()
+    .chain([night(&[])])
+    {
         game.push(event).unwrap();
     }
     let error = RolePosterior::compute(&game).unwrap_err();
-    assert_eq!(error.event_index(), Some(2));
+    assert_eq!(error.event_index(), Some(6));
     // Every budget short of the whole search (the posterior, then the
     // prefixes) stops with the budget's error, never a refusal.
     let mut steps = 1;

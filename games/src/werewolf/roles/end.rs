@@ -3,10 +3,15 @@
 //! an event that comes after a public end).
 //!
 //! The rules seed ends the game when the wolves are all dead (the village
-//! wins), when the living wolves are as many as the other living players
-//! (the wolves win), or when the last two alive are a wolf-villager pair of
-//! lovers (their own side wins: the parity the wolves reach then is theirs).
-//! The check runs after each step, once its shot and lovers' deaths are in.
+//! wins), when the wolves equal the village side in number (the wolves
+//! win), or when a wolf-villager pair of lovers are the last two alive
+//! (the lovers win). Such a pair is a third side: while both are alive
+//! the wolf lover plays for the lovers, not for the pack, so the wolves'
+//! parity counts the pack alone (the living wolves but him) against
+//! everyone else alive, the lovers included; and the village still has
+//! to kill him (the village wins only with no wolf alive). A pair of one
+//! side plays for that side. The check runs after each step, once its
+//! shot and lovers' deaths are in.
 
 use super::super::model::PlayerSet;
 
@@ -36,8 +41,8 @@ impl Winner {
 }
 
 /// Whether a game with `living_wolves` wolves among `living` players is
-/// over, by cards alone (the lovers' win is decided by the caller, who
-/// knows the pair).
+/// over, by cards alone, with no wolf-villager pair of lovers alive (the
+/// caller, who knows the pair, decides that case).
 pub(crate) const fn over(living_wolves: u32, living: u32) -> Option<Winner> {
     if living_wolves == 0 {
         Some(Winner::Village)
@@ -48,6 +53,35 @@ pub(crate) const fn over(living_wolves: u32, living: u32) -> Option<Winner> {
     }
 }
 
+/// Whether a game with a wolf-villager pair of lovers alive, `living_wolves`
+/// wolves (the wolf lover among them) among `living` players, is over:
+/// the lovers win as the last two, the pack (the wolves but the lover) at
+/// parity with everyone else.
+pub(crate) const fn over_with_mixed_lovers(living_wolves: u32, living: u32) -> Option<Winner> {
+    let pack = living_wolves.saturating_sub(1);
+    if living == 2 {
+        Some(Winner::Lovers)
+    } else if pack > 0 && 2 * pack >= living {
+        Some(Winner::Wolves)
+    } else {
+        None
+    }
+}
+
+/// Whether the wolves' win (or the lovers') is certain with at least
+/// `least_wolves` wolves among `living` players, when a wolf-villager pair
+/// of lovers may be alive (`mixed_lovers_possible`).
+pub(crate) const fn surely_over(
+    least_wolves: u32,
+    living: u32,
+    mixed_lovers_possible: bool,
+) -> bool {
+    if !mixed_lovers_possible {
+        return least_wolves > 0 && 2 * least_wolves >= living;
+    }
+    (least_wolves > 0 && living <= 2) || (least_wolves > 1 && 2 * (least_wolves - 1) >= living)
+}
+
 /// The winner under one hypothesis, given the living at the end, the
 /// wolves and the lovers (if any).
 pub(crate) fn winner(
@@ -56,14 +90,12 @@ pub(crate) fn winner(
     lovers: Option<(usize, usize)>,
 ) -> Option<Winner> {
     let living_wolves = (living.0 & wolves).count_ones();
-    let result = over(living_wolves, living.len());
-    if result == Some(Winner::Wolves) && living.len() == 2 {
-        if let Some((a, b)) = lovers {
-            let both_alive = living.0 >> a & 1 == 1 && living.0 >> b & 1 == 1;
-            if both_alive && living_wolves == 1 {
-                return Some(Winner::Lovers);
-            }
+    if let Some((a, b)) = lovers {
+        let both_alive = living.0 >> a & 1 == 1 && living.0 >> b & 1 == 1;
+        let lover_wolves = (wolves >> a & 1) + (wolves >> b & 1);
+        if both_alive && lover_wolves == 1 {
+            return over_with_mixed_lovers(living_wolves, living.len());
         }
     }
-    result
+    over(living_wolves, living.len())
 }

@@ -133,11 +133,14 @@ impl<'a> Placer<'a> {
             .count();
         let players = setup.players() as usize;
         // Marked: every player the public facts name (the dead, the
-        // logged guard targets).
+        // logged guard targets, the victims shown to the witch viewer).
         let mut marked_set = PlayerSet(setup.sides().everyone().0 & !game.living().0);
         for step in game.steps() {
             if let Some(target) = step.guarded {
                 marked_set = marked_set.with(target);
+            }
+            if let Some(victim) = step.witch.and_then(|view| view.shown) {
+                marked_set = marked_set.with(victim);
             }
         }
         let mut marked = vec![0; players];

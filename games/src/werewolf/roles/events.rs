@@ -25,6 +25,12 @@ impl Known {
         }
     }
 
+    /// Whether a report of `self` tells no more than `seen` (the same, or
+    /// its side): a seer repeating a vision she had.
+    pub(crate) fn repeats(self, seen: Known) -> bool {
+        self == seen || self == Known::Side(seen.side())
+    }
+
     /// The side it implies.
     pub const fn side(self) -> Side {
         match self {
@@ -118,6 +124,37 @@ pub enum RoleEvent {
         /// Their lover, dead earlier in the same step.
         lover: Player,
     },
+    /// The wolf viewer's pack: every wolf, the viewer among them (the
+    /// wolves open their eyes together on the first night).
+    Pack {
+        /// The wolves, the viewer included.
+        wolves: Vec<Player>,
+    },
+    /// What the viewer knows of cupid's lovers: the pair (a lover viewer
+    /// learns the partner, not the card; the cupid viewer the two he
+    /// named), or `None`: the viewer was not touched as a lover.
+    Lovers {
+        /// The lovers, or none when the viewer is not one of them.
+        pair: Option<(Player, Player)>,
+    },
+    /// The witch viewer's own night, logged before the `night` that
+    /// announces its deaths: the victim she was shown (only while she
+    /// holds the antidote), whether she saved them, whom she poisoned.
+    WitchNight {
+        /// The wolves' victim she was shown; none once her antidote is
+        /// spent.
+        shown: Option<Player>,
+        /// Whether she used the antidote on the victim shown.
+        saved: bool,
+        /// Whom she poisoned, if anyone.
+        poisoned: Option<Player>,
+    },
+    /// A wolf reveals himself ("self-destruct"): the day's talk stops at
+    /// once and the game goes to the night.
+    SelfDestruct {
+        /// The wolf.
+        player: Player,
+    },
     /// `player` claims `role`, a seer claim optionally with a check.
     Claim {
         /// The claimant.
@@ -127,6 +164,15 @@ pub enum RoleEvent {
         /// A claimed seer's reported check: who, and the side or the card.
         check: Option<(Player, Known)>,
     },
+}
+
+/// The witch viewer's own night (see [`RoleEvent::WitchNight`]), carried
+/// by the night it belongs to.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct WitchView {
+    pub(crate) shown: Option<Player>,
+    pub(crate) saved: bool,
+    pub(crate) poisoned: Option<Player>,
 }
 
 impl RoleEvent {
@@ -183,6 +229,27 @@ impl fmt::Display for RoleEvent {
             }
             RoleEvent::LoverDeath { player, lover } => {
                 write!(f, "{player} dies as the lover of {lover}")
+            }
+            RoleEvent::Pack { wolves } => write!(f, "the viewer's pack: players {}", list(wolves)),
+            RoleEvent::Lovers { pair: Some((a, b)) } => {
+                write!(f, "the viewer knows the lovers: {a} and {b}")
+            }
+            RoleEvent::Lovers { pair: None } => write!(f, "the viewer is no lover"),
+            RoleEvent::SelfDestruct { player } => write!(f, "{player} reveals himself as a wolf"),
+            RoleEvent::WitchNight {
+                shown,
+                saved,
+                poisoned,
+            } => {
+                match shown {
+                    Some(victim) if *saved => write!(f, "the witch was shown {victim}, saved")?,
+                    Some(victim) => write!(f, "the witch was shown {victim}, did not save")?,
+                    None => write!(f, "the witch was shown nobody")?,
+                }
+                match poisoned {
+                    Some(target) => write!(f, ", poisoned {target}"),
+                    None => write!(f, ", poisoned nobody"),
+                }
             }
             RoleEvent::Claim {
                 player,

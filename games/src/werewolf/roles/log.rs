@@ -163,6 +163,37 @@ fn role_event(event: &EventLog, setup: Setup) -> Result<RoleEvent> {
             player: player(who)?,
             lover: player(lover)?,
         },
+        EventLog::Pack { ref wolves } => RoleEvent::Pack {
+            wolves: wolves
+                .iter()
+                .map(|&n| player(n))
+                .collect::<Result<Vec<_>>>()?,
+        },
+        EventLog::Lovers { ref players } => RoleEvent::Lovers {
+            pair: match players[..] {
+                [] => None,
+                [a, b] => Some((player(a)?, player(b)?)),
+                _ => {
+                    return Err(Error::Inconsistent(format!(
+                        "`lovers` lists the two lovers, or nobody (the viewer is no lover), \
+                         not {} players",
+                        players.len()
+                    )))
+                }
+            },
+        },
+        EventLog::SelfDestruct { player: who } => RoleEvent::SelfDestruct {
+            player: player(who)?,
+        },
+        EventLog::Witch {
+            shown,
+            saved,
+            poisoned,
+        } => RoleEvent::WitchNight {
+            shown: shown.map(player).transpose()?,
+            saved,
+            poisoned: poisoned.map(player).transpose()?,
+        },
         EventLog::Claim {
             player: who,
             role,

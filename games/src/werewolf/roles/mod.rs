@@ -10,10 +10,13 @@
 //! with or without the card shown, ties and days without an elimination,
 //! hunters' shots, lovers dying together, claims with reported checks (a
 //! side or a card), the seer viewer's own checks, votes and behaviour
-//! scores; each has a likelihood under the generative model [`RoleModel`]
+//! scores, a wolf's self-destruct, and what the viewer knows privately (a
+//! wolf's pack, the lovers as a lover or cupid knows them, the witch's own
+//! night); each has a likelihood under the generative model [`RoleModel`]
 //! (named parameters, documented defaults), hard facts prune the
 //! assignments, and an event the rules forbid (after the game's end, by a
-//! dead player...) is refused naming it. [`RolePosterior`] gives P(player
+//! dead player, a second elimination in a day...) is refused naming it and
+//! the rule. The rules as modelled, for players, are in `docs/werewolf.md`. [`RolePosterior`] gives P(player
 //! holds role) for every player and role, P(wolf), P(lover), the joint
 //! entropy, who has won, and the vote ranking by information gain under a
 //! [`RevealRule`].

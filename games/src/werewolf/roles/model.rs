@@ -39,10 +39,13 @@ use super::super::model::EvidenceModel;
 ///    save and still holds the poison she poisons with probability
 ///    [`witch_poison`](Self::witch_poison): herself with probability
 ///    [`witch_poisons_herself`](Self::witch_poisons_herself) (never when she
-///    is herself the victim), else one player uniformly among the living
-///    other than herself and the victim; at most one potion a night;
+///    was shown herself as the victim), else one player uniformly among the
+///    living other than herself and the victim she was shown; once the
+///    antidote is spent she is shown nobody, so her poison is blind and may
+///    land on the victim; at most one potion a night;
 /// 4. the victim dies unless guarded or saved (guarded and saved: lives);
-///    the poisoned player dies, guarded or not.
+///    the poisoned player dies, guarded or not (a poisoned victim dies once,
+///    by the poison: a hunter so killed does not shoot).
 ///
 /// The potions left and the guard's last target are hidden states summed
 /// out exactly, night by night. An old-style `night_kill` is a night with
@@ -57,7 +60,8 @@ use super::super::model::EvidenceModel;
 /// probability [`hunter_shoots`](Self::hunter_shoots) (never when poisoned
 /// or dying as a lover) one player still alive, who dies at once (and
 /// whose lover then dies of grief). Grief comes first, so a hunter never
-/// shoots his own lover. Whom he shoots is his choice, the same under
+/// shoots his own lover; when the step leaves nobody alive he has nobody
+/// to shoot, and his silence is no evidence. Whom he shoots is his choice, the same under
 /// every hypothesis, so it cancels. The log writes them right after the
 /// step (`lover_death`, `hunter_shot`), and the game checks its end once
 /// they are in.
@@ -79,7 +83,9 @@ use super::super::model::EvidenceModel;
 /// shows a card of the other side: the wolf card for a village-side
 /// player, for a wolf a village card drawn uniformly from the village cards
 /// other than the seer's own. A true seer reports his vision: in his own
-/// `seer` events as the viewer and in a public seer claim alike. A false
+/// `seer` events as the viewer and in a public seer claim alike; the seer
+/// viewer's claim of a check she logged tells that same vision (factor 1,
+/// and a claim contradicting it is refused). A false
 /// seer reports "wolf" with probability
 /// [`fake_says_wolf`](Self::fake_says_wolf), else a village card drawn the
 /// same way. A check written as a side (wolf / village) is every role of
@@ -88,10 +94,16 @@ use super::super::model::EvidenceModel;
 ///
 /// **The end.** After each step the game ends if no wolf is alive (the
 /// village wins), if the living wolves are at least as many as the other
-/// living players (the wolves win), where the last two alive being a
-/// wolf-villager pair of lovers is the lovers' win instead. Any event after
+/// living players (the wolves win), or if a wolf-villager pair of lovers
+/// are the last two alive (the lovers win). Such a pair is a third side:
+/// while both live, its wolf is out of the pack, so the wolves' parity is
+/// the other living wolves against everyone else alive (the lovers
+/// included), and the village still has to kill him. Any event after
 /// the end is impossible: a hypothesis in which the game had ended gets
-/// probability 0, and a log after a public end is refused.
+/// probability 0, and a log after a public end is refused (at the event
+/// that makes the end public, when a fact learned later shows it). An end
+/// every hypothesis agrees on has probability exactly 1, and then no
+/// elimination can follow, so none has an information gain.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct RoleModel {
     /// The side model: vote weights, seer accuracy.

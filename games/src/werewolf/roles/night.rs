@@ -23,6 +23,8 @@
 //! `2^-300`, and reports the result as a mantissa and an exponent (see
 //! [`Scaled`]).
 
+mod witch;
+
 use super::super::model::{Player, PlayerSet};
 use super::game::{Cause, Step};
 use super::model::RoleModel;
@@ -106,21 +108,23 @@ pub(crate) struct NightRoles {
 }
 
 /// The hunter's factor for `dead`: a hunter killed normally shoots with
-/// `hunter_shoots`, never when poisoned; anyone else never shoots.
+/// `hunter_shoots`, never when poisoned; anyone else never shoots. When
+/// the step left nobody alive to shoot (`can_shoot` false) his silence is
+/// no choice and weighs 1.
 #[inline]
 pub(crate) fn hunter_factor(
     dead: Player,
     normal: bool,
-    hunter: Option<Player>,
-    shooter: Option<Player>,
+    roles: &NightRoles,
+    step: &Step,
     hunter_shoots: f64,
 ) -> f64 {
-    let shot = shooter == Some(dead);
-    match (hunter == Some(dead) && normal, shot) {
+    let shot = step.shooter == Some(dead);
+    match (roles.hunter == Some(dead) && normal, shot) {
         (true, true) => hunter_shoots,
-        (true, false) => 1.0 - hunter_shoots,
+        (true, false) if step.leaves_a_target() => 1.0 - hunter_shoots,
+        (true, false) | (false, false) => 1.0,
         (false, true) => 0.0,
-        (false, false) => 1.0,
     }
 }
 
@@ -209,7 +213,7 @@ impl NightPass {
     fn hunter_only(&mut self, step: &Step, roles: &NightRoles, model: &RoleModel) {
         let dead = step.primary.players().next();
         if let Some(dead) = dead {
-            let factor = hunter_factor(dead, true, roles.hunter, step.shooter, model.hunter_shoots);
+            let factor = hunter_factor(dead, true, roles, step, model.hunter_shoots);
             if factor != 1.0 {
                 self.state.iter_mut().for_each(|x| *x *= factor);
             }
@@ -232,6 +236,11 @@ impl NightPass {
         }
         let night = Night::new(step, roles, model, living, nw, nv);
         let guard_alive = roles.guard.is_some_and(|g| living.contains(g)) && stride > 1;
+        if let Some(view) = step.witch {
+            self.witch_viewer_night(&night, view, guard_alive);
+            std::mem::swap(&mut self.state, &mut self.next);
+            return;
+        }
         for s in 0..POTION_STATES {
             let row = &self.state[s * stride..(s + 1) * stride];
             let mass: f64 = row.iter().sum();
@@ -304,6 +313,9 @@ struct Chances {
     save: f64,
     /// Whether she can poison at all.
     can_poison: bool,
+    /// Whether she is shown the victim (she still holds the antidote);
+    /// without it her poison is blind and may land on the victim.
+    shown: bool,
 }
 
 /// What a night adds to each next potion state: "stay" keeps the potions,
@@ -325,8 +337,9 @@ struct Night {
     on_wolf: f64,
     on_village: f64,
     witch: Option<Player>,
-    hunter: Option<Player>,
-    shooter: Option<Player>,
+    /// The night roles and the step, for the hunter's factor.
+    roles: NightRoles,
+    step: Step,
     deaths: (Option<Player>, Option<Player>),
     model: RoleModel,
 }
@@ -347,8 +360,8 @@ impl Night {
             on_wolf: model.wolves_knife_wolf / f64::from(nw),
             on_village: (1.0 - model.wolves_knife_wolf) / f64::from(nv),
             witch: roles.witch.filter(|&w| living.contains(w)),
-            hunter: roles.hunter,
-            shooter: step.shooter,
+            roles: *roles,
+            step: *step,
             deaths: two_lowest(step.primary),
             model: *model,
         }
@@ -363,7 +376,13 @@ impl Night {
                 0.0
             },
             can_poison: alive && poison,
+            shown: alive && antidote,
         }
+    }
+
+    /// The victim as the witch knows it: `v` when she is shown it.
+    fn seen(v: Player, chances: &Chances) -> Option<Player> {
+        chances.shown.then_some(v)
     }
 
     /// P(the wolves' victim is `v`).
@@ -384,25 +403,34 @@ impl Night {
         }
     }
 
-    /// The living she may poison other than herself, when `v` is the victim.
-    fn others(&self, v: Player) -> u32 {
-        let excluded = if self.witch == Some(v) { 1 } else { 2 };
+    /// The living she may poison other than herself, knowing the victim
+    /// `seen` (she spares a victim she was shown).
+    fn others(&self, seen: Option<Player>) -> u32 {
+        let excluded = if seen.is_some() && seen != self.witch {
+            2
+        } else {
+            1
+        };
         self.nl.saturating_sub(excluded)
     }
 
-    /// P(she poisons `t` | not saved, victim `v`).
+    /// P(she poisons `t` | not saved, victim `v`): herself with
+    /// `witch_poisons_herself` unless she was shown herself as the victim,
+    /// else uniformly among the living other than herself and the victim
+    /// she was shown (a blind poison may land on the victim).
     fn poisons(&self, t: Player, v: Player, chances: &Chances) -> f64 {
-        if !chances.can_poison || t == v || !self.living.contains(t) {
+        let seen = Self::seen(v, chances);
+        if !chances.can_poison || seen == Some(t) || !self.living.contains(t) {
             return 0.0;
         }
         let q = self.model.witch_poison;
         let herself = self.model.witch_poisons_herself;
-        let others = self.others(v);
+        let others = self.others(seen);
         if self.witch == Some(t) {
             q * herself
         } else if others == 0 {
             0.0
-        } else if self.witch == Some(v) {
+        } else if seen.is_some() && seen == self.witch {
             q / f64::from(others)
         } else {
             q * (1.0 - herself) / f64::from(others)
@@ -414,16 +442,18 @@ impl Night {
         if !chances.can_poison {
             return 1.0;
         }
+        let seen = Self::seen(v, chances);
         let q = self.model.witch_poison;
-        let others = self.others(v);
-        let self_poison = if self.witch == Some(v) {
+        let others = self.others(seen);
+        let shown_herself = seen.is_some() && seen == self.witch;
+        let self_poison = if shown_herself {
             0.0
         } else {
             q * self.model.witch_poisons_herself
         };
         let on_others = if others == 0 {
             0.0
-        } else if self.witch == Some(v) {
+        } else if shown_herself {
             q
         } else {
             q * (1.0 - self.model.witch_poisons_herself)
@@ -435,8 +465,8 @@ impl Night {
         hunter_factor(
             dead,
             normal,
-            self.hunter,
-            self.shooter,
+            &self.roles,
+            &self.step,
             self.model.hunter_shoots,
         )
     }
@@ -457,6 +487,12 @@ impl Night {
                     * (1.0 - self.saved(d, chances))
                     * self.poisons_nobody(d, chances)
                     * self.hunter(d, true);
+                // The victim d also poisoned, blind (guarded or not: the
+                // poison kills); a poisoned hunter never shoots.
+                out.poisoned = self.victim(d)
+                    * (1.0 - self.saved(d, chances))
+                    * self.poisons(d, d, chances)
+                    * self.hunter(d, false);
             }
             (Some(x), Some(y)) => {
                 out.poisoned = self.victim(x) * self.unguarded_pair(x, y, chances)

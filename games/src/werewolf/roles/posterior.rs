@@ -316,12 +316,18 @@ impl RolePosterior {
             .filter(|(_, mass)| *mass > 0.0)
             .map(|(&pair, mass)| (pair, mass / z))
             .collect();
-        let outcome = totals.outcome.map(|x| (x / z).clamp(0.0, 1.0));
+        let outcome = certain_outcome(totals.outcome.map(|x| (x / z).clamp(0.0, 1.0)));
         let living = game.living();
         let viewer = game.viewer().map(|(p, _)| p);
-        let gains = totals
-            .shows
-            .gains(z, &roles, living, game.model().hunter_shoots, setup);
+        // Once the game is over in every hypothesis no elimination can
+        // follow, so none teaches anything.
+        let gains = if outcome[0] == 0.0 {
+            vec![[0.0; 2]; players]
+        } else {
+            totals
+                .shows
+                .gains(z, &roles, living, game.model().hunter_shoots, setup)
+        };
         Ok(Ok(RolePosterior {
             setup,
             living,
@@ -462,6 +468,21 @@ impl RolePosterior {
             .collect();
         sort_candidates(&mut candidates);
         candidates
+    }
+}
+
+/// The chances of each end of the game, with an end that every hypothesis
+/// left agrees on set to exactly 1 (the others are exact zeros, and the
+/// sum of rounded weights over the total may miss 1 by an ulp).
+fn certain_outcome(outcome: [f64; 4]) -> [f64; 4] {
+    let mut positive = outcome.iter().enumerate().filter(|(_, &p)| p > 0.0);
+    match (positive.next(), positive.next()) {
+        (Some((only, _)), None) => {
+            let mut certain = [0.0; 4];
+            certain[only] = 1.0;
+            certain
+        }
+        _ => outcome,
     }
 }
 

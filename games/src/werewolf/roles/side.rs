@@ -11,6 +11,7 @@ use super::game::RoleGame;
 impl RoleGame {
     /// The same game seen by side alone, for the published method: votes,
     /// checks and scores as they are (a check's card becomes its side),
+    /// the wolf viewer's pack and a self-destruct as revealed wolves,
     /// every death an unrevealed death unless its side was shown, a shot
     /// reveals a village-side hunter, claims, ties and the guard's targets
     /// dropped. A village-side viewer stays the viewer; a wolf viewer
@@ -73,6 +74,21 @@ fn side_events(event: &RoleEvent) -> Vec<Event> {
             unrevealed(target),
         ],
         RoleEvent::LoverDeath { player, .. } => vec![unrevealed(player)],
-        RoleEvent::Claim { .. } | RoleEvent::Tie { .. } | RoleEvent::NoElimination => Vec::new(),
+        RoleEvent::Pack { ref wolves } => wolves
+            .iter()
+            .map(|&player| Event::Revealed {
+                player,
+                side: Side::Wolf,
+            })
+            .collect(),
+        RoleEvent::SelfDestruct { player } => vec![Event::Revealed {
+            player,
+            side: Side::Wolf,
+        }],
+        RoleEvent::Claim { .. }
+        | RoleEvent::Tie { .. }
+        | RoleEvent::NoElimination
+        | RoleEvent::Lovers { .. }
+        | RoleEvent::WitchNight { .. } => Vec::new(),
     }
 }

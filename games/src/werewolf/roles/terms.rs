@@ -14,7 +14,7 @@
 //! precomputed here.
 
 use super::super::model::{Player, PlayerSet, Side};
-use super::end::over;
+use super::end::{over, over_with_mixed_lovers, Winner};
 use super::events::{Known, RoleEvent};
 use super::game::RoleGame;
 use super::setup::{Role, RoleSetup};
@@ -269,6 +269,13 @@ impl Compiled {
         let mut claims = Vec::new();
         let mut visions = Vec::new();
         let mut group_of = std::collections::HashMap::new();
+        // The seer viewer's own checks so far: her claim repeating one
+        // tells the same vision, already counted.
+        let seer_viewer = game
+            .viewer()
+            .filter(|&(_, known)| known == Known::Role(Role::Seer) && !game.is_side_log())
+            .map(|(player, _)| player);
+        let mut own_checks: Vec<(Player, Known)> = Vec::new();
         for timed in game.timed_events() {
             match timed.event {
                 RoleEvent::Vote { voter, target } => {
@@ -288,22 +295,40 @@ impl Compiled {
                 RoleEvent::NightKill { .. } => side_terms.push(SideTerm::NightKill {
                     living: timed.living,
                 }),
-                RoleEvent::SeerCheck { target, result } if !model.seer_trusted() => match result {
-                    Known::Side(side) => side_terms.push(SideTerm::Seer {
-                        target,
-                        says_wolf: side == Side::Wolf,
-                        ln_right: model.seer_accuracy.ln(),
-                        ln_wrong: (1.0 - model.seer_accuracy).ln(),
-                    }),
-                    Known::Role(_) => {
-                        visions.push(Vision::new(target, result, model.seer_accuracy, &setup));
+                RoleEvent::SeerCheck { target, result } => {
+                    if seer_viewer.is_some() {
+                        own_checks.push((target, result));
                     }
-                },
+                    if model.seer_trusted() {
+                        continue;
+                    }
+                    match result {
+                        Known::Side(side) => side_terms.push(SideTerm::Seer {
+                            target,
+                            says_wolf: side == Side::Wolf,
+                            ln_right: model.seer_accuracy.ln(),
+                            ln_wrong: (1.0 - model.seer_accuracy).ln(),
+                        }),
+                        Known::Role(_) => {
+                            visions.push(Vision::new(target, result, model.seer_accuracy, &setup));
+                        }
+                    }
+                }
                 RoleEvent::Claim {
                     player,
                     role,
                     check,
-                } => claims.push(ClaimTerm::new(player, role, check, game)),
+                } => {
+                    let told = Some(player) == seer_viewer
+                        && role == Role::Seer
+                        && check.is_some_and(|(target, result)| {
+                            own_checks
+                                .iter()
+                                .any(|&(checked, seen)| checked == target && result.repeats(seen))
+                        });
+                    let check = if told { None } else { check };
+                    claims.push(ClaimTerm::new(player, role, check, game));
+                }
                 _ => {}
             }
         }
@@ -381,9 +406,15 @@ pub(crate) fn wolf_set_weight(
     wolves: PlayerSet,
 ) -> Result<WolfSetWeight, Rejected> {
     let w = wolves.0;
-    for living in &compiled.checkpoints {
-        if over((living.0 & w).count_ones(), living.len()).is_some() {
-            return Err(Rejected::GameOver);
+    // The points where the wolves reached parity by cards alone: the game
+    // had ended there unless a wolf-villager pair of lovers was alive
+    // (their wolf is out of the pack's count), checked pair by pair below.
+    let mut parity: Vec<PlayerSet> = Vec::new();
+    for &living in &compiled.checkpoints {
+        match over((living.0 & w).count_ones(), living.len()) {
+            Some(Winner::Wolves) if !compiled.pairs.is_empty() => parity.push(living),
+            Some(_) => return Err(Rejected::GameOver),
+            None => {}
         }
     }
     let base: f64 = compiled.votes.iter().map(|v| v.ln_base(w)).sum::<f64>()
@@ -412,14 +443,32 @@ pub(crate) fn wolf_set_weight(
             .map(|&i| compiled.votes[i].ln_lover_adjustment(w, partner))
             .sum()
     };
+    let mut ended = false;
     let ln_pairs: Vec<f64> = compiled
         .pairs
         .iter()
-        .map(|&(a, b)| lover_votes(a, b) + lover_votes(b, a))
+        .map(|&(a, b)| {
+            let goes_on = |living: &PlayerSet| {
+                let mixed = living.contains(a)
+                    && living.contains(b)
+                    && (is_wolf(w, a) + is_wolf(w, b)) == 1;
+                mixed && over_with_mixed_lovers((living.0 & w).count_ones(), living.len()).is_none()
+            };
+            if parity.iter().all(goes_on) {
+                lover_votes(a, b) + lover_votes(b, a)
+            } else {
+                ended = true;
+                f64::NEG_INFINITY
+            }
+        })
         .collect();
     let max = ln_pairs.iter().copied().fold(f64::NEG_INFINITY, f64::max);
     if max == f64::NEG_INFINITY {
-        return Err(Rejected::NoPair);
+        return Err(if ended {
+            Rejected::GameOver
+        } else {
+            Rejected::NoPair
+        });
     }
     let pair_weights: Vec<f64> = ln_pairs.iter().map(|l| (l - max).exp()).collect();
     let pair_sum = pair_weights.iter().sum();

@@ -96,6 +96,7 @@ impl RoleGame {
                 }
             }
             self.check_report(result)?;
+            self.own_checks.push((target, result));
         } else if let Known::Role(role) = result {
             return Err(Error::Inconsistent(format!(
                 "a side-only log's check reports a side, not the {role}"
@@ -206,8 +207,43 @@ impl RoleGame {
                 )));
             }
             self.check_report(result)?;
+            self.seer_viewer_tells(player, role, target, result)?;
         }
         Ok(())
+    }
+
+    /// The seer viewer's public claim of a check she logged: a true seer
+    /// reports her vision, so the claim must repeat it (all of it or its
+    /// side); it is then no second vision.
+    fn seer_viewer_tells(
+        &self,
+        player: Player,
+        role: Role,
+        target: Player,
+        result: Known,
+    ) -> Result<()> {
+        if self.viewer != Some((player, Known::Role(Role::Seer))) || role != Role::Seer {
+            return Ok(());
+        }
+        let seen: Vec<Known> = self
+            .own_checks
+            .iter()
+            .filter(|(checked, _)| *checked == target)
+            .map(|&(_, known)| known)
+            .collect();
+        if seen.is_empty() || seen.iter().any(|&known| result.repeats(known)) {
+            return Ok(());
+        }
+        let shown: Vec<String> = seen.iter().map(ToString::to_string).collect();
+        let why = if seen.iter().any(|known| known.side() == result.side()) {
+            "her own `seer` event logs only the side: log the card she saw there"
+        } else {
+            "a true seer reports the vision she had"
+        };
+        Err(Error::Inconsistent(format!(
+            "the seer viewer's own check of {target} showed {}, her claim says {result}: {why}",
+            shown.join(" or ")
+        )))
     }
 
     pub(super) fn open_step(
@@ -224,6 +260,7 @@ impl RoleGame {
             all: primary,
             shooter: None,
             guarded,
+            witch: None,
         });
         for player in primary.players() {
             self.deaths[player.index()] = Some(Death::Primary(index));
@@ -257,6 +294,96 @@ impl RoleGame {
         Ok(index)
     }
 
+    /// The wolf viewer's pack: every wolf is known, and so is everyone
+    /// else's side.
+    pub(super) fn pack(&mut self, wolves: &[Player]) -> Result<()> {
+        let viewer = match self.viewer {
+            Some((viewer, known)) if known.side() == Side::Wolf => viewer,
+            _ => {
+                return Err(Error::Inconsistent(
+                    "only a wolf viewer (`viewer_role`: wolf) sees the pack".into(),
+                ))
+            }
+        };
+        let mut pack = PlayerSet::EMPTY;
+        for &wolf in wolves {
+            self.check_player(wolf, "wolf")?;
+            if pack.contains(wolf) {
+                return Err(Error::Inconsistent(format!("{wolf} listed twice")));
+            }
+            pack = pack.with(wolf);
+        }
+        if !pack.contains(viewer) || pack.len() != self.setup.wolves() {
+            return Err(Error::Inconsistent(format!(
+                "the pack is every wolf, the viewer ({viewer}) among them: {} players, not {}",
+                self.setup.wolves(),
+                pack.len()
+            )));
+        }
+        for player in self.setup.sides().all_players() {
+            let side = if pack.contains(player) {
+                Side::Wolf
+            } else {
+                Side::Village
+            };
+            self.learn(player, Known::Side(side))?;
+        }
+        Ok(())
+    }
+
+    /// What the viewer knows of the lovers: a lover knows the partner,
+    /// cupid the pair he named, anyone else that they are no lover.
+    pub(super) fn viewer_lovers(&mut self, pair: Option<(Player, Player)>) -> Result<()> {
+        if !self.setup.has(Role::Cupid) {
+            return Err(Error::Inconsistent(
+                "the setup has no cupid, so no lovers".into(),
+            ));
+        }
+        let Some((viewer, known)) = self.viewer else {
+            return Err(Error::Inconsistent(
+                "the lovers' private knowledge is a viewer's: the log needs a `viewer`".into(),
+            ));
+        };
+        let cupid = known == Known::Role(Role::Cupid);
+        match pair {
+            Some((a, b)) => {
+                self.check_player(a, "lover")?;
+                self.check_player(b, "lover")?;
+                if a == b {
+                    return Err(Error::Inconsistent(format!("{a} named twice")));
+                }
+                if !cupid && viewer != a && viewer != b {
+                    return Err(Error::Inconsistent(format!(
+                        "the viewer ({viewer}) knows the lovers only as one of them or as \
+                         cupid (`viewer_role`: cupid)"
+                    )));
+                }
+                if !self.lovers_allowed(a, b) {
+                    return Err(Error::Inconsistent(format!(
+                        "{a} and {b} cannot be the lovers: the deaths so far or the viewer's \
+                         earlier knowledge rule them out"
+                    )));
+                }
+                self.private_pair = Some((a, b));
+            }
+            None => {
+                if cupid {
+                    return Err(Error::Inconsistent(
+                        "the cupid viewer named the lovers: log the pair".into(),
+                    ));
+                }
+                let named = self.lovers.or(self.private_pair);
+                if named.is_some_and(|(a, b)| a == viewer || b == viewer) {
+                    return Err(Error::Inconsistent(format!(
+                        "the viewer ({viewer}) is known to be one of the lovers"
+                    )));
+                }
+                self.not_lover = true;
+            }
+        }
+        Ok(())
+    }
+
     pub(super) fn lover_death(&mut self, player: Player, lover: Player) -> Result<usize> {
         if !self.setup.has(Role::Cupid) {
             return Err(Error::Inconsistent(
@@ -274,6 +401,11 @@ impl RoleGame {
         if let Some((a, b)) = self.lovers {
             return Err(Error::Inconsistent(format!(
                 "the lovers are already known to be {a} and {b}"
+            )));
+        }
+        if !self.privately_allowed(player, lover) {
+            return Err(Error::Inconsistent(format!(
+                "{player} and {lover} cannot be the lovers: the viewer knows otherwise"
             )));
         }
         self.lovers = Some((lover, player));

@@ -6,24 +6,29 @@
 //! alive, against the hard facts so far (the roles each player may still
 //! hold, the lovers), against the rules (a shot right after the hunter's
 //! death, a revote among the tied players, a guard's target that is not
-//! the last one) and against the end of the game when the facts make it
-//! public; a refusal names the event. Deaths are grouped in *steps*: a
-//! night, an old-style night kill or an elimination opens one, and the
-//! hunter's shot and the lovers' deaths it causes follow it directly. The
-//! posterior reads the validated events, steps and checkpoints back. The
-//! rules of each kind of event are in `kinds.rs`.
+//! the last one), against the day-night cycle (`phase.rs`) and against the
+//! end of the game when the facts make it public (at the event whose fact
+//! shows an earlier end); a refusal names the event and the rule. Deaths
+//! are grouped in *steps*: a night, an old-style night kill or an
+//! elimination opens one, and the hunter's shot and the lovers' deaths it
+//! causes follow it directly. The posterior reads the validated events,
+//! steps and checkpoints back. The rules of each kind of event are in
+//! `kinds.rs`, the witch viewer's night in `witch.rs`.
 
 mod kinds;
+mod phase;
+mod witch;
 
 use crate::error::{Error, Result};
 
 use super::super::model::{Player, PlayerSet, Side};
-use super::end::{over, Winner};
-use super::events::{Known, RoleEvent};
+use super::end::surely_over;
+use super::events::{Known, RoleEvent, WitchView};
 use super::model::RoleModel;
 use super::setup::{Role, RoleSet, RoleSetup};
 
 use kinds::{normalised, numbers};
+use phase::Phase;
 
 /// How the primary deaths of a step came about.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -50,6 +55,17 @@ pub(crate) struct Step {
     pub(crate) shooter: Option<Player>,
     /// A night's logged guard target.
     pub(crate) guarded: Option<Player>,
+    /// The witch viewer's own night, when logged.
+    pub(crate) witch: Option<WitchView>,
+}
+
+impl Step {
+    /// Whether a hunter who died in this step had someone left to shoot:
+    /// he shot, or someone outlived the step (his silence is then a
+    /// choice; with nobody left it is none).
+    pub(crate) fn leaves_a_target(&self) -> bool {
+        self.shooter.is_some() || self.living_before.0 & !self.all.0 != 0
+    }
 }
 
 /// How a player died.
@@ -103,7 +119,25 @@ pub struct RoleGame {
     /// The living at every point the game must not have ended yet (before
     /// each event that is no consequence of the step before it).
     checkpoints: Vec<PlayerSet>,
+    /// For each checkpoint, the 0-based index of the last event of the
+    /// step before it (none before the first step).
+    checkpoint_after: Vec<Option<usize>>,
     tie: Option<PendingTie>,
+    /// Where the log is in the day-night cycle.
+    phase: Phase,
+    /// The lovers as the viewer knows them privately (a lover or cupid).
+    private_pair: Option<(Player, Player)>,
+    /// The viewer knows privately that they are no lover.
+    not_lover: bool,
+    /// The witch viewer's night waiting for its `night`, with its index.
+    pending_witch: Option<(WitchView, usize)>,
+    /// The events where the witch viewer spent her antidote and poison.
+    potions_used: [Option<usize>; 2],
+    /// Whether the witch viewer lived through a night she did not log
+    /// (her potions are then not all known).
+    witch_unlogged: bool,
+    /// The seer viewer's own checks so far (target, what she saw).
+    own_checks: Vec<(Player, Known)>,
     /// The guard viewer's logged target of the last night, if any.
     last_guarded: Option<Player>,
     /// Each player's behaviour scores added up.
@@ -153,6 +187,14 @@ impl RoleGame {
             lovers: None,
             step_open: false,
             checkpoints: Vec::new(),
+            checkpoint_after: Vec::new(),
+            own_checks: Vec::new(),
+            phase: Phase::Start,
+            private_pair: None,
+            not_lover: false,
+            pending_witch: None,
+            potions_used: [None; 2],
+            witch_unlogged: false,
             tie: None,
             last_guarded: None,
             scores: vec![0.0; players],
@@ -242,11 +284,6 @@ impl RoleGame {
         self.count == 0
     }
 
-    /// The 0-based index of the last event of the last step, if any.
-    pub(crate) fn last_step_event(&self) -> Option<usize> {
-        self.last_step_event
-    }
-
     /// The same game after its first `events` events only (all of them
     /// when `events` is larger).
     ///
@@ -284,16 +321,43 @@ impl RoleGame {
     /// whose partner is alive is alive, and two dead lovers both died by
     /// the cause of one step (the same night or vote): had one died first,
     /// the other would have died of grief at once, logged as a lover's
-    /// death (so a hunter's target is never an unnamed lover).
+    /// death (so a hunter's target is never an unnamed lover). The
+    /// viewer's private knowledge (the pair, or being no lover) holds too.
     pub fn lovers_allowed(&self, a: Player, b: Player) -> bool {
         if let Some((x, y)) = self.lovers {
             return (a, b) == (x, y) || (a, b) == (y, x);
+        }
+        if !self.privately_allowed(a, b) {
+            return false;
         }
         match (self.deaths[a.index()], self.deaths[b.index()]) {
             (None, None) => true,
             (Some(Death::Primary(x)), Some(Death::Primary(y))) => x == y,
             _ => false,
         }
+    }
+
+    /// Refuse a fact that shows the game over at a point already passed:
+    /// the event that taught it is the first one no hypothesis explains.
+    fn ended_before(&self) -> Result<()> {
+        for (&living, &after) in self.checkpoints.iter().zip(&self.checkpoint_after) {
+            if let Some(reason) = public_end(self, living, after) {
+                return Err(Error::Inconsistent(format!(
+                    "what this event shows ends the game at an earlier point: {reason}"
+                )));
+            }
+        }
+        Ok(())
+    }
+
+    /// Whether the viewer's private knowledge (the pair, or being no
+    /// lover) allows `a` and `b` as the lovers.
+    pub(crate) fn privately_allowed(&self, a: Player, b: Player) -> bool {
+        let same = |(x, y): (Player, Player)| (a, b) == (x, y) || (a, b) == (y, x);
+        if self.private_pair.is_some_and(|pair| !same(pair)) {
+            return false;
+        }
+        !(self.not_lover && self.viewer.is_some_and(|(v, _)| v == a || v == b))
     }
 
     /// Append `event` after checking it against the game so far.
@@ -335,12 +399,27 @@ impl RoleGame {
                 ));
             }
         } else {
-            if let Some(reason) = public_end(self) {
+            if let Some(reason) = public_end(self, living, self.last_step_event) {
                 return Err(Error::Inconsistent(reason));
             }
             self.step_open = false;
             if self.checkpoints.last() != Some(&living) {
                 self.checkpoints.push(living);
+                self.checkpoint_after.push(self.last_step_event);
+            }
+        }
+        self.follow_cycle(&event, self.count)?;
+        let known_before = self.allowed.clone();
+        if let Some((_, at)) = self.pending_witch {
+            if matches!(
+                event,
+                RoleEvent::NightKill { .. } | RoleEvent::Eliminated { .. }
+            ) {
+                return Err(Error::Inconsistent(format!(
+                    "the witch's night of event {} is followed by the `night` that announces \
+                     its deaths",
+                    at + 1
+                )));
             }
         }
         let mut choices = living;
@@ -348,7 +427,18 @@ impl RoleGame {
         match &event {
             RoleEvent::Night { deaths, guarded } => {
                 self.no_pending_tie()?;
-                step = Some(self.night(deaths, *guarded)?);
+                let witch_alive = matches!(
+                    self.viewer,
+                    Some((viewer, Known::Role(Role::Witch))) if living.contains(viewer)
+                );
+                let index = self.night(deaths, *guarded)?;
+                if let Some((view, _)) = self.pending_witch.take() {
+                    self.witch_deaths(view, deaths)?;
+                    self.steps[index].witch = Some(view);
+                } else if witch_alive {
+                    self.witch_unlogged = true;
+                }
+                step = Some(index);
             }
             RoleEvent::NightKill { victim } => {
                 self.no_pending_tie()?;
@@ -401,6 +491,29 @@ impl RoleGame {
                 role,
                 check,
             } => self.claim(*player, *role, *check)?,
+            RoleEvent::Pack { wolves } => self.pack(wolves)?,
+            RoleEvent::Lovers { pair } => self.viewer_lovers(*pair)?,
+            RoleEvent::WitchNight {
+                shown,
+                saved,
+                poisoned,
+            } => self.witch_night(
+                WitchView {
+                    shown: *shown,
+                    saved: *saved,
+                    poisoned: *poisoned,
+                },
+                self.count,
+            )?,
+            RoleEvent::SelfDestruct { player } => {
+                self.check_alive(*player)?;
+                self.learn(*player, Known::Side(Side::Wolf))?;
+                // The day stops at once, a revote included.
+                self.tie = None;
+            }
+        }
+        if self.allowed != known_before {
+            self.ended_before()?;
         }
         if step.is_some() {
             self.step_open = true;
@@ -417,12 +530,17 @@ impl RoleGame {
     }
 }
 
-/// Why no event can follow now, when the hard facts alone say the game is
-/// over: every wolf is known dead, or the wolves known alive (or that must
-/// be alive, since too few of the dead can be wolves) reach parity.
-pub(crate) fn public_end(game: &RoleGame) -> Option<String> {
+/// Why no event can follow a point where `living` were alive, the last
+/// step before it ending with event `after` (0-based), when the hard
+/// facts alone say the game was over there: every wolf is known dead, or
+/// the wolves known alive (or that must be alive, since too few of the
+/// dead can be wolves) reach parity.
+pub(crate) fn public_end(
+    game: &RoleGame,
+    living: PlayerSet,
+    after: Option<usize>,
+) -> Option<String> {
     let setup = game.setup();
-    let living = game.living();
     let (mut known_dead, mut maybe_dead, mut known_alive, mut maybe_alive) = (0, 0, 0, 0);
     for player in setup.sides().all_players() {
         let roles = game.allowed()[player.index()];
@@ -439,7 +557,7 @@ pub(crate) fn public_end(game: &RoleGame) -> Option<String> {
     let wolves = setup.wolves();
     let most_alive = (wolves - known_dead.min(wolves)).min(known_alive + maybe_alive);
     let least_alive = known_alive.max(wolves.saturating_sub(known_dead + maybe_dead));
-    let when = match game.last_step_event() {
+    let when = match after {
         Some(index) => format!("after event {}", index + 1),
         None => "before the first event".to_string(),
     };
@@ -448,7 +566,10 @@ pub(crate) fn public_end(game: &RoleGame) -> Option<String> {
             "the game is over {when}: every wolf is dead, the village has won; no event follows"
         ));
     }
-    if over(least_alive, living.len()) == Some(Winner::Wolves) {
+    // A wolf-villager pair of lovers alive would take its wolf out of the
+    // pack's count; the pair named by a death is dead.
+    let mixed_lovers_possible = setup.has(Role::Cupid) && game.lovers.is_none();
+    if surely_over(least_alive, living.len(), mixed_lovers_possible) {
         return Some(format!(
             "the game is over {when}: at least {least_alive} wolves alive among {} players, \
              the wolves (or a wolf-villager pair of lovers) have won; no event follows",
