@@ -59,18 +59,32 @@ impl GameBuild {
 }
 
 /// A clap subcommand made of the derived arguments `A`, named `name`.
-pub fn command_of<A: Args>(name: &'static str, about: &'static str) -> clap::Command {
-    A::augment_args(clap::Command::new(name).about(about))
+/// `about` is the one-line summary `gametab --help` lists (set after the
+/// derived arguments, whose struct's own doc would otherwise take its
+/// place) and `examples` the lines `--help` ends with.
+pub fn command_of<A: Args>(
+    name: &'static str,
+    about: &'static str,
+    examples: &'static str,
+) -> clap::Command {
+    A::augment_args(clap::Command::new(name))
+        .about(about)
+        .after_help(examples)
 }
 
 /// A clap subcommand made of the derived subcommand enum `S`.
-pub fn command_group_of<S: Subcommand>(name: &'static str, about: &'static str) -> clap::Command {
+pub fn command_group_of<S: Subcommand>(
+    name: &'static str,
+    about: &'static str,
+    examples: &'static str,
+) -> clap::Command {
     S::augment_subcommands(
         clap::Command::new(name)
-            .about(about)
             .subcommand_required(true)
             .arg_required_else_help(true),
     )
+    .about(about)
+    .after_help(examples)
 }
 
 /// Parse the derived arguments `T` (an [`Args`] or a [`Subcommand`]) from

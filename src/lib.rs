@@ -41,5 +41,6 @@ pub mod publish;
 pub mod published;
 pub mod registry;
 pub mod serve;
+pub mod table_set;
 pub mod verify;
 pub mod werewolf;

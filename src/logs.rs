@@ -58,6 +58,30 @@ pub fn read_log_within(path: &Path, max_bytes: u64) -> Result<String> {
 ///
 /// # Errors
 /// The count and the limit.
+/// Parse the JSON text of a `game` log (`"Cluedo"`, `"Werewolf"`) read
+/// from `path`: a refusal says the file is not a valid log of that game,
+/// gives the reader's own words and position, the nearest accepted name
+/// when a name was not accepted, and where the format is described.
+///
+/// # Errors
+/// Text that is not JSON or does not follow the log's format.
+pub fn parse_log<T: serde::de::DeserializeOwned>(path: &Path, text: &str, game: &str) -> Result<T> {
+    serde_json::from_str(text).map_err(|e| {
+        let what = if e.is_syntax() || e.is_eof() {
+            "is not JSON"
+        } else {
+            "does not follow the log format"
+        };
+        let message = e.to_string();
+        let hint = gametab_games::suggest::serde_hint(&message);
+        anyhow::anyhow!(
+            "{} is not a valid {game} game log: it {what}: {message}{hint} (the format: docs/{}.md; examples in scripts/examples/)",
+            path.display(),
+            game.to_lowercase()
+        )
+    })
+}
+
 pub fn check_cluedo_events(log: &gametab_games::cluedo::GameLog) -> Result<()> {
     let events = log.suggestions.len() + log.accusations.len() + log.facts.len();
     if events > MAX_CLUEDO_EVENTS {

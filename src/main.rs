@@ -39,10 +39,19 @@ struct Cli {
 #[derive(Debug, Subcommand)]
 enum Command {
     /// Build every table into the output directory.
+    #[command(
+        after_help = "Examples:\n  gametab build\n  gametab build --out /srv/tables --threads 2 --quiet"
+    )]
     Build(BuildArgs),
     /// Check a built table directory: manifest, digests, certificates, recomputed rows.
+    #[command(
+        after_help = "Examples:\n  gametab verify\n  gametab verify --tables /srv/tables --full --json"
+    )]
     Verify(gametab::verify::cli::VerifyArgs),
     /// Serve the tables over HTTP (JSON), reloading when a new set is published.
+    #[command(after_help = "Examples:\n  gametab serve\n  \
+        gametab serve --tables /srv/tables --addr 0.0.0.0:8080\n\n\
+        Then open http://127.0.0.1:8080/ for the explorer page; the API is described at /openapi.json.")]
     Serve(gametab::serve::ServeArgs),
     /// Print the shell completion script for a shell.
     #[command(after_help = "Examples:\n  \

@@ -23,6 +23,7 @@ mod dice_endgame;
 mod lookup;
 mod moves;
 mod murder_plan;
+mod newcomer;
 mod nightly;
 mod notebook;
 mod plots;

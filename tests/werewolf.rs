@@ -236,7 +236,7 @@ fn bad_logs_exit_non_zero_naming_the_problem() {
         (r#"{"players": 6, "wolves": 6, "events": []}"#, "wolves"),
         (
             r#"{"players": 6, "wolves": 2, "events": [{"kind": "vote", "voter": 1}]}"#,
-            "not a valid game log",
+            "not a valid Werewolf game log",
         ),
         (r#"{"players": 40, "wolves": 10, "events": []}"#, "limit"),
         (

@@ -31,6 +31,7 @@ pub mod cluedo;
 pub mod dice;
 mod error;
 pub mod murder_plan;
+pub mod suggest;
 pub mod werewolf;
 
 pub use error::{Error, Result};

@@ -16,7 +16,7 @@ use serde::Serialize;
 /// Arguments of `gametab cluedo`.
 #[derive(Debug, clap::Args)]
 pub struct Args {
-    /// The game log (JSON).
+    /// The game log: a JSON file (its format: docs/cluedo.md; example: scripts/examples/cluedo-game.json).
     #[arg(long)]
     pub log: PathBuf,
     /// Print JSON instead of a table.
@@ -70,7 +70,7 @@ pub struct JsonNotebook {
 pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     let model = Model::parse(&args.model)?;
     let text = crate::logs::read_log(&args.log)?;
-    let log = GameLog::from_json(&text).with_context(|| format!("in {}", args.log.display()))?;
+    let log: GameLog = crate::logs::parse_log(&args.log, &text, "Cluedo")?;
     crate::logs::check_cluedo_events(&log).with_context(|| format!("in {}", args.log.display()))?;
     let knowledge = log
         .knowledge()

@@ -55,7 +55,15 @@ pub const GAME: GameBuild = GameBuild {
     ],
     commands: &[GameCommand {
         name: "cluedo",
-        command: || command_of::<cli::Args>("cluedo", "Cluedo: the exact notebook of a game log"),
+        command: || {
+            command_of::<cli::Args>(
+                "cluedo",
+                "Cluedo: the exact notebook of a game log, and which suggestion to make",
+                "Examples:\n  gametab cluedo --log scripts/examples/cluedo-game.json\n  \
+             gametab cluedo --log scripts/examples/cluedo-game.json --advise --top 5\n\n\
+             The log's format: docs/cluedo.md.",
+            )
+        },
         run: |m, out| cli::run(&parse(m)?, &mut { out }),
     }],
 };

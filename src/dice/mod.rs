@@ -45,10 +45,14 @@ pub const GAME: GameBuild = GameBuild {
             command_of::<cli::DiceArgs>(
                 "dice",
                 "Liar's Dice: odds of a standing bid, the bidder's posterior and advice",
+                "Example (4 players, the bid is five fives, I hold 1 5 5 2 3):\n  \
+                 gametab dice --players 4 --bid 5x5 --mine 1,5,5,2,3",
             )
             .subcommand(command_of::<endgame::cli::EndgameArgs>(
                 "endgame",
                 "The exact equilibrium of a two-player endgame: value, my moves, the opponent's hand",
+                "Example (I hold 2 dice, showing 3 and 5; the opponent 1; bids so far 1x5 then 1x6):\n  \
+                 gametab dice endgame --dice 2,1 --hand 3,5 --history 1x5,1x6",
             ))
             .subcommand_negates_reqs(true)
             .args_conflicts_with_subcommands(true)

@@ -20,6 +20,9 @@ pub const MAX_SOLVE_DAYS: u8 = 30;
 #[derive(Debug, Subcommand)]
 pub enum MurderPlanCommand {
     /// Solve one state and print its value and optimal strategies.
+    #[command(
+        after_help = "Example (x = (0,1), y = (1,0), 8 turns left):\n  gametab murder-plan solve --days 8 --brain 0,1 --killer 1,0"
+    )]
     Solve(SolveArgs),
 }
 

@@ -4,13 +4,12 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
+use anyhow::Result;
 use clap::{Args, Subcommand};
 use serde_json::json;
 
 use gametab_games::murder_plan::{DaysLeft, Offset};
 use gametab_lookup::murder_plan::MurderPlanTables;
-use gametab_lookup::Tables;
 
 use crate::murder_plan::cli::{parse_days, parse_offset, StateArgs};
 use crate::murder_plan::documents::{
@@ -20,8 +19,14 @@ use crate::murder_plan::documents::{
 /// Arguments of `gametab lookup`.
 #[derive(Debug, Args)]
 pub struct LookupArgs {
-    /// Table directory written by `gametab build`.
-    #[arg(long, default_value = "tables")]
+    /// The table set: a directory `gametab build` wrote (before or after the query).
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "tables",
+        env = "GAMETAB_TABLES",
+        global = true
+    )]
     pub tables: PathBuf,
     /// The query.
     #[command(subcommand)]
@@ -34,6 +39,7 @@ pub enum Query {
     /// Everything about one state: value, gap, both optimal strategies and
     /// every legal move of each side with its value and loss, best first
     /// (the document `GET /v1/murder-plan/state` answers).
+    #[command(after_help = "Example:\n  gametab lookup state --days 8 --brain 0,1 --killer 1,0")]
     State {
         /// Turns left (0..=8; with 0, or in a won state, there is no turn to
         /// play and the strategies and moves are empty).
@@ -45,6 +51,9 @@ pub enum Query {
     },
     /// Every legal action of one side with its value against the
     /// opponent's optimal strategy and its loss, best first.
+    #[command(
+        after_help = "Example:\n  gametab lookup moves --side mastermind --days 8 --brain 0,1 --killer 1,0"
+    )]
     Moves {
         /// Whose moves.
         #[arg(long, value_enum)]
@@ -57,6 +66,7 @@ pub enum Query {
         state: StateArgs,
     },
     /// V_d(S), its certificate gap and reachability.
+    #[command(after_help = "Example:\n  gametab lookup value --days 3 --brain 0,0 --killer 0,0")]
     Value {
         /// Turns left (0..=8).
         #[arg(long, value_parser = parse_days)]
@@ -66,6 +76,9 @@ pub enum Query {
         state: StateArgs,
     },
     /// One side's optimal mixed strategy (support and probabilities).
+    #[command(
+        after_help = "Example:\n  gametab lookup strategy --side protagonists --days 8 --brain 0,1 --killer 1,0"
+    )]
     Strategy {
         /// Whose strategy.
         #[arg(long, value_enum)]
@@ -78,6 +91,9 @@ pub enum Query {
         state: StateArgs,
     },
     /// Sample one side's action from u in [0, 1) (cumulative over the stored order).
+    #[command(
+        after_help = "Example:\n  gametab lookup sample --side mastermind --days 8 --u 0.42 --brain 0,1 --killer 1,0"
+    )]
     Sample {
         /// Whose action.
         #[arg(long, value_enum)]
@@ -93,6 +109,7 @@ pub enum Query {
         state: StateArgs,
     },
     /// The brain's choice in a post-card state.
+    #[command(after_help = "Example:\n  gametab lookup brain --days 5 --brain 0,0 --killer 1,1")]
     Brain {
         /// Turns left when the turn is played (1..=8).
         #[arg(long, value_parser = parse_days)]
@@ -102,6 +119,9 @@ pub enum Query {
         state: StateArgs,
     },
     /// Optimal win rate for a horizon, from one start or on average.
+    #[command(
+        after_help = "Example:\n  gametab lookup win-rate --horizon 8 --brain 0,1 --killer 1,0"
+    )]
     WinRate {
         /// Horizon D (1..=8): the days left at the start (`--days` is the
         /// same flag).
@@ -115,6 +135,7 @@ pub enum Query {
         killer: Option<Offset>,
     },
     /// Every stored win rate: each horizon's average and every start's.
+    #[command(after_help = "Example:\n  gametab lookup win-rates")]
     WinRates,
 }
 
@@ -206,8 +227,7 @@ pub fn answer(mp: &MurderPlanTables, query: &Query) -> Result<Answer> {
 /// Tables that do not load, a query they cannot answer, or `out` refusing
 /// the answer.
 pub fn run(args: LookupArgs, out: &mut impl Write) -> Result<()> {
-    let tables = Tables::open(&args.tables)
-        .with_context(|| format!("loading tables from {}", args.tables.display()))?;
+    let tables = crate::table_set::open(&args.tables)?;
     let answer = answer(tables.murder_plan()?, &args.query)?;
     writeln!(out, "{}", serde_json::to_string_pretty(&answer)?)?;
     Ok(())

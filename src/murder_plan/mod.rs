@@ -58,7 +58,8 @@ pub const GAME: GameBuild = GameBuild {
             command: || {
                 command_group_of::<cli::MurderPlanCommand>(
                     "murder-plan",
-                    "Murder Plan (Tragedy Looper): solve single states",
+                    "Murder Plan (Tragedy Looper): solve one state afresh, with no tables",
+                    "Example:\n  gametab murder-plan solve --days 8 --brain 0,1 --killer 1,0",
                 )
             },
             run: |m, out| cli::run(parse(m)?, &mut { out }),
@@ -68,7 +69,11 @@ pub const GAME: GameBuild = GameBuild {
             command: || {
                 command_of::<lookup_cli::LookupArgs>(
                     "lookup",
-                    "Answer a Murder Plan query from built tables (lookup crate only, JSON output)",
+                    "Murder Plan from the built tables: a state's value, strategies, moves, win rates (JSON)",
+                    "Examples:\n  gametab lookup state --days 8 --brain 0,1 --killer 1,0\n  \
+                     gametab lookup --tables /srv/tables value --days 3 --brain 0,0 --killer 0,0\n\n\
+                     --brain and --killer are the brain's and the killer's positions relative to the\n\
+                     key person, as a,b with a, b in {0, 1} (docs/murder-plan.md).",
                 )
             },
             run: |m, out| lookup_cli::run(parse(m)?, &mut { out }),

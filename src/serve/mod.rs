@@ -75,10 +75,16 @@ pub const OPENAPI: &str = include_str!("openapi.json");
 pub struct ServeArgs {
     /// Table directory written by `gametab build` (reloaded when a new set
     /// is published there).
-    #[arg(long, default_value = "tables")]
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "tables",
+        env = "GAMETAB_TABLES"
+    )]
     pub tables: PathBuf,
-    /// Address to listen on (loopback by default; port 0 picks a free one).
-    #[arg(long, default_value = "127.0.0.1:8080")]
+    /// Address to listen on: IP:PORT or localhost:PORT (loopback by
+    /// default; port 0 picks a free one).
+    #[arg(long, default_value = "127.0.0.1:8080", value_parser = parse_addr)]
     pub addr: SocketAddr,
     /// Allow browsers on this origin (e.g. `https://looper.example`, or
     /// `*`) to call the API (CORS); without it no CORS header is sent.
@@ -324,6 +330,23 @@ fn error_page(current: &Current, status: StatusCode, message: &str) -> Vec<u8> {
     .into_bytes()
 }
 
+/// `--addr`: a socket address, or `localhost:PORT` for the IPv4
+/// loopback (the name most people type; resolved here, not by a lookup).
+fn parse_addr(text: &str) -> std::result::Result<SocketAddr, String> {
+    if let Ok(addr) = text.parse() {
+        return Ok(addr);
+    }
+    if let Some(port) = text.strip_prefix("localhost:") {
+        if let Ok(port) = port.parse::<u16>() {
+            return Ok(SocketAddr::from(([127, 0, 0, 1], port)));
+        }
+    }
+    Err(format!(
+        "{text:?} is not an address: give IP:PORT (127.0.0.1:8080, 0.0.0.0:8080, [::1]:8080) or \
+         localhost:PORT"
+    ))
+}
+
 /// Run `gametab serve` until SIGINT or SIGTERM.
 ///
 /// # Errors
@@ -331,6 +354,7 @@ fn error_page(current: &Current, status: StatusCode, message: &str) -> Vec<u8> {
 /// invalid `--cors-origin`.
 pub fn run(args: ServeArgs, out: &mut impl Write) -> Result<()> {
     memory::configure();
+    crate::table_set::require(&args.tables)?;
     let current = Arc::new(
         Current::open(args.tables.clone(), args.cache_mib.saturating_mul(1 << 20))
             .with_context(|| format!("cannot serve {}", args.tables.display()))?,

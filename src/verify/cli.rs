@@ -12,8 +12,13 @@ use super::{verify, GameVerifier, Sampling, DEFAULT_SAMPLE, DEFAULT_SEED};
 /// Arguments of `gametab verify`.
 #[derive(Debug, Args)]
 pub struct VerifyArgs {
-    /// Table directory written by `gametab build`.
-    #[arg(long, default_value = "tables")]
+    /// The table set: a directory `gametab build` wrote.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "tables",
+        env = "GAMETAB_TABLES"
+    )]
     pub tables: PathBuf,
     /// Rows recomputed per Liar's Dice, Cluedo and Werewolf table.
     #[arg(long, default_value_t = DEFAULT_SAMPLE, conflicts_with = "full")]

@@ -23,7 +23,7 @@ pub mod werewolf;
 
 use std::path::Path;
 
-use anyhow::{bail, Result};
+use anyhow::Result;
 use rayon::prelude::*;
 
 pub use report::{Finding, Report, TableCheck};
@@ -80,8 +80,10 @@ impl Default for Sampling {
 /// Only when `dir` is not a directory; every problem with its contents is a
 /// finding in the report.
 pub fn verify(dir: &Path, sampling: &Sampling, games: &[GameVerifier]) -> Result<Report> {
+    // A directory without a manifest is checked (its report says what is
+    // missing); no directory at all is refused, as every command refuses it.
     if !dir.is_dir() {
-        bail!("{} is not a table directory", dir.display());
+        crate::table_set::require(dir)?;
     }
     let (mut checks, loaded) = files::check_files(dir);
     // The games' checks are independent of each other, so they run in

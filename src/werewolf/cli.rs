@@ -18,7 +18,7 @@ use super::report::{belief_lines, Report};
 /// Arguments of `gametab werewolf`.
 #[derive(Debug, Args)]
 pub struct WerewolfArgs {
-    /// The game log (JSON; format in the lookup crate's `werewolf::GameLog`).
+    /// The game log: a JSON file (its format and events: docs/werewolf.md; examples: scripts/examples/werewolf-*.json).
     #[arg(long)]
     pub log: PathBuf,
     /// How vote candidates are scored.
@@ -158,8 +158,7 @@ pub fn render_text(report: &Report) -> String {
 /// refusing the report.
 pub fn run(args: &WerewolfArgs, out: &mut impl Write) -> Result<()> {
     let text = crate::logs::read_log(&args.log)?;
-    let log: GameLog = serde_json::from_str(&text)
-        .with_context(|| format!("{} is not a valid game log", args.log.display()))?;
+    let log: GameLog = crate::logs::parse_log(&args.log, &text, "Werewolf")?;
     crate::logs::check_werewolf_events(&log)
         .with_context(|| format!("in {}", args.log.display()))?;
     let report = report(&log, args.rule.into())

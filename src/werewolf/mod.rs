@@ -38,7 +38,10 @@ pub const GAME: GameBuild = GameBuild {
         command: || {
             command_of::<cli::WerewolfArgs>(
                 "werewolf",
-                "Werewolf: exact P(wolf) (and, for role logs, P(role)) per player and the vote ranking of a game log",
+                "Werewolf: exact P(wolf) and P(role) per player, and the vote ranking, from a game log",
+                "Examples:\n  gametab werewolf --log scripts/examples/werewolf-demo.json\n  \
+                 gametab werewolf --log scripts/examples/werewolf-roles-12.json --json\n\n\
+                 The log's format and its events: docs/werewolf.md.",
             )
         },
         run: |m, out| cli::run(&parse(m)?, &mut { out }),

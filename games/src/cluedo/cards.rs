@@ -256,9 +256,17 @@ impl Deck {
                 return Ok(Card(index as u8));
             }
         }
+        let hint = if *self == Deck::STANDARD {
+            let names = STANDARD_NAMES
+                .iter()
+                .chain(ALIASES.iter().map(|(alias, _)| alias));
+            crate::suggest::did_you_mean(name, names.copied())
+        } else {
+            String::new()
+        };
         Err(Error::OutOfRange {
             what: "card",
-            detail: format!("no card called {name:?} in this deck"),
+            detail: format!("no card called {name:?} in this deck{hint}"),
         })
     }
 

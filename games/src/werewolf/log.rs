@@ -254,8 +254,9 @@ fn not_special<E: de::Error>(name: &str) -> E {
         ))
     } else {
         E::custom(format!(
-            "roles: {name:?} is no special role (special roles: {})",
-            SPECIAL_NAMES.join(", ")
+            "roles: {name:?} is no special role (special roles: {}){}",
+            SPECIAL_NAMES.join(", "),
+            crate::suggest::did_you_mean(name, SPECIAL_NAMES.iter().copied())
         ))
     }
 }

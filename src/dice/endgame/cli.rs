@@ -13,7 +13,6 @@ use serde::Serialize;
 
 use gametab_games::dice::endgame::{Endgame, Player};
 use gametab_lookup::dice::{EndgamePoint, StoredEndgame};
-use gametab_lookup::Tables;
 
 /// Arguments of `gametab dice endgame`.
 #[derive(Debug, Clone, Args)]
@@ -33,8 +32,13 @@ pub struct EndgameArgs {
     /// The bids so far, e.g. 15,16 or 1x5,1x6 (none: the opening).
     #[arg(long, default_value = "")]
     pub history: String,
-    /// The table directory.
-    #[arg(long, default_value = "tables")]
+    /// The table set: a directory `gametab build` wrote.
+    #[arg(
+        long,
+        value_name = "DIR",
+        default_value = "tables",
+        env = "GAMETAB_TABLES"
+    )]
     pub tables: PathBuf,
     /// Print JSON instead of text.
     #[arg(long)]
@@ -183,8 +187,7 @@ pub fn run(args: EndgameArgs, out: &mut dyn Write) -> Result<()> {
         &args.history,
     )
     .context("invalid endgame")?;
-    let tables = Tables::open(&args.tables)
-        .with_context(|| format!("cannot open the tables in {}", args.tables.display()))?;
+    let tables = crate::table_set::open(&args.tables)?;
     let stored = tables.dice_endgame()?.game(query.game).with_context(|| {
         format!(
             "the tables hold no {} endgame ({})",
