@@ -37,6 +37,7 @@ pub mod output;
 pub mod parquet_write;
 pub mod pipeline;
 pub mod plots;
+pub mod progress;
 pub mod publish;
 pub mod published;
 pub mod registry;

@@ -112,7 +112,7 @@ fn run_build(args: BuildArgs, out: &mut impl Write) -> Result<()> {
     let options = BuildOptions {
         out: args.out,
         threads,
-        progress: !args.quiet,
+        progress: gametab::progress::Progress::new(!args.quiet),
         lp: args.lp,
         cache: (!args.no_cache).then_some(args.cache),
         endgame_frontier: args.endgame_frontier,
@@ -130,18 +130,60 @@ fn run_build(args: BuildArgs, out: &mut impl Write) -> Result<()> {
             writeln!(out, "  {line}")?;
         }
     }
-    // The verification line is a phase of the build, not something built.
-    let built = reports
+    // What was built: the games (the verification and the plots are
+    // phases of the build), the tables with their rows and bytes as the
+    // published manifest records them, the plots.
+    let games: Vec<&str> = reports
         .iter()
-        .filter(|r| r.game != pipeline::VERIFICATION)
-        .count();
+        .map(|r| r.game)
+        .filter(|g| *g != pipeline::VERIFICATION && *g != "plots")
+        .collect();
+    let manifest_path = options.out.join(gametab_lookup::manifest::MANIFEST_FILE);
+    let manifest: gametab_lookup::manifest::Manifest = serde_json::from_slice(
+        &std::fs::read(&manifest_path)
+            .map_err(|e| anyhow::anyhow!("cannot read {}: {e}", manifest_path.display()))?,
+    )?;
+    let plots = reports
+        .iter()
+        .find(|r| r.game == "plots")
+        .map_or(0, |r| r.lines.len());
+    let (tables, rows, bytes) = manifest
+        .files
+        .iter()
+        .fold((0, 0, 0), |(t, r, b), f| (t + 1, r + f.rows, b + f.bytes));
     writeln!(
         out,
-        "built {built} into {} in {:.3} s with {threads} thread(s)",
+        "built {} ({}): {tables} tables, {} rows, {:.1} MB, and {plots} plots into {} in {:.3} s with {threads} thread(s)",
+        plural(games.len(), "game"),
+        games.join(", "),
+        thousands(rows),
+        bytes as f64 / 1e6,
         options.out.display(),
         start.elapsed().as_secs_f64()
     )?;
     Ok(())
+}
+
+/// `n` things, with the plural's s when it needs one.
+fn plural(n: usize, thing: &str) -> String {
+    if n == 1 {
+        format!("1 {thing}")
+    } else {
+        format!("{n} {thing}s")
+    }
+}
+
+/// A count with thousands separators (9,123,456).
+fn thousands(n: u64) -> String {
+    let digits = n.to_string();
+    let mut out = String::new();
+    for (i, digit) in digits.chars().enumerate() {
+        if i > 0 && (digits.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(digit);
+    }
+    out
 }
 
 /// The whole command line: the pipeline's commands, then every game's.
@@ -233,5 +275,20 @@ fn main() -> ExitCode {
             eprintln!("error: {error:#}");
             ExitCode::FAILURE
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{plural, thousands};
+
+    #[test]
+    fn counts_read_as_a_person_writes_them() {
+        assert_eq!(thousands(0), "0");
+        assert_eq!(thousands(999), "999");
+        assert_eq!(thousands(1000), "1,000");
+        assert_eq!(thousands(14_338_834), "14,338,834");
+        assert_eq!(plural(1, "game"), "1 game");
+        assert_eq!(plural(4, "game"), "4 games");
     }
 }

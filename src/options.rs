@@ -4,6 +4,8 @@
 
 use std::path::PathBuf;
 
+use crate::progress::Progress;
+
 /// Options of a whole build, validated before any work starts.
 #[derive(Debug, Clone)]
 pub struct BuildOptions {
@@ -11,8 +13,8 @@ pub struct BuildOptions {
     pub out: PathBuf,
     /// Worker threads for the parallel phases (at least 1).
     pub threads: usize,
-    /// Show progress bars on standard error.
-    pub progress: bool,
+    /// The progress lines on standard error ([`Progress::hidden`] for none).
+    pub progress: Progress,
     /// LP back end of the matrix games (Murder Plan).
     pub lp: crate::matrix_game::LpBackend,
     /// File of the Murder Plan solved-game cache (bincode; see

@@ -88,6 +88,8 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
     }
     writer.check_complete()?;
     writer.write_manifest(started.elapsed().as_secs_f64())?;
+    let check = options.progress.phase("check", 0, "");
+    check.set_message("the written set, loaded by the lookup crate, every row");
     // The charts are drawn from the set this verification has loaded.
     let start = Instant::now();
     writer.sync()?;
@@ -98,6 +100,10 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
         .and_then(|tables| tables.load_all().map(|()| tables))
         .and_then(|tables| tables.dice_endgame()?.check_every_row().map(|()| tables))
         .context("verifying the new tables before publishing")?;
+    crate::progress::Progress::done(
+        &check,
+        format!("{} files loaded and checked", writer.written().len()),
+    );
     reports.push(GameReport {
         game: VERIFICATION,
         elapsed: start.elapsed(),
@@ -108,7 +114,9 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
         )],
     });
     let start = Instant::now();
+    let drawing = options.progress.phase("plots", 0, "");
     let plots = crate::plots::write_plots(&crate::registry::plots(), &tables, &staging)?;
+    crate::progress::Progress::done(&drawing, format!("{} charts drawn", plots.len()));
     reports.push(GameReport {
         game: "plots",
         elapsed: start.elapsed(),

@@ -285,7 +285,7 @@ fn build_endgames(
     let options = gametab::options::BuildOptions {
         out: dir.path().to_path_buf(),
         threads,
-        progress: false,
+        progress: gametab::progress::Progress::hidden(),
         lp: Default::default(),
         cache: cache.map(|c| c.join("games.bin")),
         endgame_frontier: false,

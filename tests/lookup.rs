@@ -298,7 +298,7 @@ fn every_game() -> (BTreeMap<String, Bytes>, usize) {
             let options = BuildOptions {
                 out: dir.path().to_path_buf(),
                 threads: 1,
-                progress: false,
+                progress: gametab::progress::Progress::hidden(),
                 lp: LpBackend::Native,
                 cache: None,
                 endgame_frontier: false,

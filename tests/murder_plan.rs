@@ -164,7 +164,7 @@ fn build_with(threads: usize, cache: Option<&Path>) -> (Vec<(String, Vec<u8>)>, 
     let options = BuildOptions {
         out: dir.path().to_path_buf(),
         threads,
-        progress: false,
+        progress: gametab::progress::Progress::hidden(),
         lp: LpBackend::Native,
         cache: cache.map(Path::to_path_buf),
         endgame_frontier: false,

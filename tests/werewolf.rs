@@ -326,7 +326,7 @@ fn build(threads: usize) -> (tempfile::TempDir, Vec<u8>) {
     let options = BuildOptions {
         out: dir.path().to_path_buf(),
         threads,
-        progress: false,
+        progress: gametab::progress::Progress::hidden(),
         lp: Default::default(),
         cache: None,
         endgame_frontier: false,

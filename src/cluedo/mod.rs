@@ -72,13 +72,16 @@ pub const GAME: GameBuild = GameBuild {
 ///
 /// # Errors
 /// Fails when the table cannot be encoded or written.
-pub fn build_tables(_options: &BuildOptions, writer: &mut TableWriter) -> Result<Vec<String>> {
+pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<Vec<String>> {
+    let bar = options.progress.phase("cluedo", 0, "");
+    bar.set_message("counting the few-candidate table");
     let start = Instant::now();
     let family = family();
     let enumerated = start.elapsed();
     let data = table(&family)?;
     let counted = start.elapsed() - enumerated;
     let written = writer.write(&data)?;
+    crate::progress::Progress::done(&bar, format!("{} rows counted", written.rows));
     Ok(vec![
         format!(
             "{} canonical configurations enumerated in {:.2} s",

@@ -78,8 +78,13 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
     // The bid tables and the endgame are independent: built side by side,
     // the endgame's tables listed after the bid tables as before.
     let mut endgame_writer = writer.fork();
+    let bar = options.progress.phase("liar's dice", 3, "tables");
     let (bids, endgame) = rayon::join(
-        || build_tables_on(&DiceGrid::default(), writer),
+        || {
+            let lines = build_tables_on_with(&DiceGrid::default(), writer, &|| bar.inc(1));
+            crate::progress::Progress::done(&bar, "bid probabilities, posteriors, decisions");
+            lines
+        },
         || endgame::build::build(&games, options, &mut endgame_writer),
     );
     let mut lines = bids?;
@@ -93,6 +98,15 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
 /// # Errors
 /// An invalid grid, or a table that cannot be encoded or written.
 pub fn build_tables_on(grid: &DiceGrid, writer: &mut TableWriter) -> Result<Vec<String>> {
+    build_tables_on_with(grid, writer, &|| ())
+}
+
+/// [`build_tables_on`], calling `on_table` after each table.
+fn build_tables_on_with(
+    grid: &DiceGrid,
+    writer: &mut TableWriter,
+    on_table: &(dyn Fn() + Sync),
+) -> Result<Vec<String>> {
     grid.validate()?;
     let builders: [(&str, TableRows); 3] = [
         ("bid probabilities", rows::bid_probabilities),
@@ -113,6 +127,7 @@ pub fn build_tables_on(grid: &DiceGrid, writer: &mut TableWriter) -> Result<Vec<
             computed.as_secs_f64(),
             (start.elapsed() - computed).as_secs_f64()
         ));
+        on_table();
     }
     Ok(lines)
 }

@@ -24,7 +24,6 @@ pub mod turns;
 use std::time::Instant;
 
 use anyhow::{Context, Result};
-use indicatif::{ProgressBar, ProgressStyle};
 
 use crate::game::{command_group_of, command_of, parse, GameBuild, GameCommand, Plot};
 use crate::options::BuildOptions;
@@ -104,21 +103,9 @@ pub fn write_bundle(tables: Vec<TableData>, writer: &mut TableWriter) -> Result<
 /// and return summary lines.
 pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<Vec<String>> {
     let started = Instant::now();
-    let bar = if options.progress {
-        let bar = ProgressBar::new(0);
-        bar.set_style(
-            ProgressStyle::with_template(
-                "murder plan {msg:>14} [{bar:40}] {pos}/{len} games {elapsed}",
-            )
-            .expect("valid template")
-            .progress_chars("=> "),
-        );
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let bar = options.progress.phase("murder plan", 0, "games");
     let on_day = |d: u8, games: usize| {
-        bar.set_message(format!("days_left {d}"));
+        bar.set_message(format!("of days_left {d}"));
         bar.set_position(0);
         bar.set_length(games as u64);
     };
@@ -159,7 +146,7 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
     for warning in &warnings {
         eprintln!("warning: {warning}");
     }
-    bar.finish_and_clear();
+    crate::progress::Progress::done(&bar, format!("days 1 to {MAX_DAYS} solved"));
     let solved_at = Instant::now();
 
     let layers = Layers::enumerate(&solution.successors, MAX_DAYS);

@@ -53,7 +53,9 @@ pub const GAME: GameBuild = GameBuild {
 /// # Errors
 /// A situation the engine refuses (a bug: the family is validated) or a
 /// table that cannot be written.
-pub fn build_tables(_options: &BuildOptions, writer: &mut TableWriter) -> Result<Vec<String>> {
+pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<Vec<String>> {
+    let bar = options.progress.phase("werewolf", 0, "");
+    bar.set_message("solving the early-game situations");
     let start = Instant::now();
     let situations = EARLY_FAMILY.situations();
     let answers = situations
@@ -67,6 +69,7 @@ pub fn build_tables(_options: &BuildOptions, writer: &mut TableWriter) -> Result
     let solved = start.elapsed();
     let data = rows::early_table_data(&answers)?;
     let written = writer.write(&data)?;
+    crate::progress::Progress::done(&bar, format!("{} situations solved", answers.len()));
     Ok(vec![format!(
         "{}: {} situations, {} rows, {} bytes (solved in {:.3} s)",
         written.file,

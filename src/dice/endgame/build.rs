@@ -99,6 +99,16 @@ fn fingerprint(options: LpOptions) -> String {
     )
 }
 
+/// Counts one game on the endgame's progress line when dropped, whichever
+/// way the game's work ends.
+struct Counted<'a>(&'a indicatif::ProgressBar);
+
+impl Drop for Counted<'_> {
+    fn drop(&mut self) {
+        self.0.inc(1);
+    }
+}
+
 /// Solve (or take from the cache) every game of `games`, write the three
 /// tables and return the summary lines.
 ///
@@ -132,9 +142,13 @@ pub fn build(
     let mut order: Vec<Endgame> = games.to_vec();
     // Largest first, so the long LPs start at once.
     order.sort_by_key(|g| std::cmp::Reverse((g.bid_count(), g.hands(Player::One).len())));
+    let bar = options
+        .progress
+        .phase("endgame", order.len() as u64, "games");
     let results: Vec<(Result<SolvedEndgame>, bool, Option<String>)> = order
         .par_iter()
         .map(|&game| {
+            let _counted = Counted(&bar);
             let key = (
                 game.dice(Player::One),
                 game.dice(Player::Two),
@@ -148,20 +162,8 @@ pub fn build(
                     Err(e) => warning = Some(format!("warning: cached {game} refused: {e:#}")),
                 }
             }
+            bar.set_message(format!("solving {game}"));
             let solved = solve(game, lp);
-            if options.progress {
-                match &solved {
-                    Ok(s) => eprintln!(
-                        "endgame {game}: {}, LP {} x {}, {} nonzeros, in {:.1} s",
-                        s.method.name(),
-                        s.size.rows,
-                        s.size.columns,
-                        s.size.nonzeros,
-                        (s.built_in + s.solved_in).as_secs_f64()
-                    ),
-                    Err(e) => eprintln!("endgame {game}: {e:#}"),
-                }
-            }
             (solved, false, warning)
         })
         .collect();
@@ -190,6 +192,13 @@ pub fn build(
         }
         solved.push(game);
     }
+    crate::progress::Progress::done(
+        &bar,
+        format!(
+            "{} games ({from_cache} from the cache, certified again)",
+            solved.len()
+        ),
+    );
     lines.push(format!(
         "endgame: {} games ({from_cache} from the cache, certified again) in {:.3} s",
         solved.len(),
