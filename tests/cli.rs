@@ -93,7 +93,7 @@ fn bad_arguments_are_named_and_exit_non_zero() {
             "--killer",
             "0,0",
         ],
-        "manifest.json is missing",
+        "no table set in /nonexistent/gametab: there is no such directory",
     );
     fails_with(&["no-such-command"], "unrecognized subcommand");
     let log = concat!(
