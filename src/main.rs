@@ -136,7 +136,7 @@ fn run_build(args: BuildArgs, out: &mut impl Write) -> Result<()> {
     let games: Vec<&str> = reports
         .iter()
         .map(|r| r.game)
-        .filter(|g| *g != pipeline::VERIFICATION && *g != "plots")
+        .filter(|g| *g != pipeline::VERIFICATION && *g != pipeline::PLOTS)
         .collect();
     let manifest_path = options.out.join(gametab_lookup::manifest::MANIFEST_FILE);
     let manifest: gametab_lookup::manifest::Manifest = serde_json::from_slice(
@@ -145,7 +145,7 @@ fn run_build(args: BuildArgs, out: &mut impl Write) -> Result<()> {
     )?;
     let plots = reports
         .iter()
-        .find(|r| r.game == "plots")
+        .find(|r| r.game == pipeline::PLOTS)
         .map_or(0, |r| r.lines.len());
     let (tables, rows, bytes) = manifest
         .files

@@ -22,6 +22,9 @@ use crate::registry::BUILDS;
 /// The [`GameReport::game`] of the verification's line in the summary.
 pub const VERIFICATION: &str = "verification";
 
+/// The [`GameReport::game`] of the plots' lines in the summary.
+pub const PLOTS: &str = "plots";
+
 /// One game's contribution to the build summary (or the verification's, or
 /// the plots').
 #[derive(Debug, Clone)]
@@ -118,7 +121,7 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
     let plots = crate::plots::write_plots(&crate::registry::plots(), &tables, &staging)?;
     crate::progress::Progress::done(&drawing, format!("{} charts drawn", plots.len()));
     reports.push(GameReport {
-        game: "plots",
+        game: PLOTS,
         elapsed: start.elapsed(),
         lines: plots
             .iter()
