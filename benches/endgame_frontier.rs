@@ -64,8 +64,8 @@ use anyhow::{Context, Result};
 use gametab::dice::endgame::build::fits;
 use gametab::dice::endgame::oracle::{solve_double_oracle, OracleOutcome, OracleState};
 use gametab::dice::endgame::{
-    certify_oracle, exact_value, lp, method_for, solve, Certificate, LpOptions, LpSize, Method,
-    MAX_EXPLOITABILITY,
+    certify_oracle, exact_value, lp, method_for, solve, Certificate, Fraction, LpOptions, LpSize,
+    Method, FRACTION_TOLERANCE, MAX_DENOMINATOR, MAX_EXPLOITABILITY,
 };
 use gametab_games::dice::endgame::{Endgame, Player};
 
@@ -135,21 +135,18 @@ fn lp_options() -> Result<LpOptions> {
 
 /// A solved game's value: the fraction the build would store
 /// ([`exact_value`]: the smallest denominator up to a million within
-/// 1e-12 of the LP's value and of the bracket) when it also lies inside
-/// the bracket itself (to 1e-15, the rounding of the best responses),
-/// else the float, with how far outside the bracket that fraction lies: a
-/// bracket narrower than the tolerance can rule out the fraction the
-/// tolerance admits.
+/// 1e-12 of the LP's value and inside the bracket, to its rounding), else
+/// the float, with the nearest such fraction and how far outside the
+/// bracket it lies when there is one.
 fn value_text(value: f64, bounds: &Certificate) -> String {
-    match exact_value(value, bounds) {
+    if let Some(f) = exact_value(value, bounds) {
+        return f.to_string();
+    }
+    match Fraction::near(value, MAX_DENOMINATOR, FRACTION_TOLERANCE) {
         Some(f) => {
             let v = f.value();
             let outside = (bounds.lower - v).max(v - bounds.upper);
-            if outside <= 1e-15 {
-                f.to_string()
-            } else {
-                format!("{value:.16} (not {f}: {outside:.1e} outside the bounds)")
-            }
+            format!("{value:.16} (not {f}: {outside:.1e} outside the bounds)")
         }
         None => format!("{value:.16}"),
     }

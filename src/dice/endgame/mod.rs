@@ -38,6 +38,14 @@ pub const MAX_DENOMINATOR: u64 = 1_000_000;
 /// How far the recovered fraction may lie from the LP's value.
 pub const FRACTION_TOLERANCE: f64 = 1e-12;
 
+/// How far outside the certified bracket a claimed fraction may lie: the
+/// rounding of the two best responses' floating-point sums (at most
+/// 3.4e-17 on the 33 default games), not [`FRACTION_TOLERANCE`]: a
+/// bracket narrower than that tolerance must be able to rule a fraction
+/// out (2v2 six-sided normal: -8357/495993 lies 2e-13 outside a bracket
+/// 6e-16 wide, so its value is no fraction of denominator up to a million).
+pub const BRACKET_ROUNDING: f64 = 1e-15;
+
 /// A fraction in lowest terms with a positive denominator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Fraction {
@@ -314,12 +322,11 @@ fn solve_full(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
 }
 
 /// The fraction within [`FRACTION_TOLERANCE`] of `value` and inside the
-/// certificate's bracket, if any.
+/// certificate's bracket (to [`BRACKET_ROUNDING`]), if any.
 pub fn exact_value(value: f64, cert: &Certificate) -> Option<Fraction> {
     let fraction = Fraction::near(value, MAX_DENOMINATOR, FRACTION_TOLERANCE)?;
     let v = fraction.value();
-    (v >= cert.lower - FRACTION_TOLERANCE && v <= cert.upper + FRACTION_TOLERANCE)
-        .then_some(fraction)
+    (v >= cert.lower - BRACKET_ROUNDING && v <= cert.upper + BRACKET_ROUNDING).then_some(fraction)
 }
 
 #[cfg(test)]

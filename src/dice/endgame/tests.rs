@@ -368,3 +368,33 @@ fn the_fill_certificate_is_certify_on_the_filled_pair() {
         "no fill changed player 2's strategy: the test shows nothing"
     );
 }
+
+#[test]
+fn a_fraction_is_claimed_only_inside_the_certified_bracket() {
+    // The frontier's 2v2 six-sided normal game: the nearest fraction of
+    // denominator up to a million is within 1e-12 of the value but 2e-13
+    // outside a bracket 6e-16 wide.
+    let value = -0.016_849_028_111_081_5;
+    let near = Fraction::near(value, MAX_DENOMINATOR, FRACTION_TOLERANCE).unwrap();
+    assert_eq!(near.to_string(), "-8357/495993");
+    let tight = Certificate {
+        lower: value - 3e-16,
+        upper: value + 3e-16,
+    };
+    assert_eq!(exact_value(value, &tight), None);
+    // A wider bracket admits it.
+    let wide = Certificate {
+        lower: value - 1e-12,
+        upper: value + 1e-12,
+    };
+    assert_eq!(exact_value(value, &wide), Some(near));
+    // A fraction no float holds (1/9) is claimed when the bracket is the
+    // float nearest to it, as the default games' are (they lie at most
+    // 3.4e-17 outside their brackets).
+    let ninth = -1.0 / 9.0;
+    let point = Certificate {
+        lower: ninth,
+        upper: ninth,
+    };
+    assert_eq!(exact_value(ninth, &point), Fraction::parse("-1/9"));
+}
