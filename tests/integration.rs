@@ -1,9 +1,9 @@
 //! The integration tests of the `gametab` package, but the server's, in one
 //! test binary.
 //!
-//! One module per area (the command line, each game's tables, the lookup
-//! crate against the built set, `verify`, the plots, the notebook's real
-//! clients, the WebAssembly module); [`common`] holds the one table set they
+//! One module per area (the command line, the documentation's commands,
+//! each game's tables, the lookup crate against the built set, `verify`,
+//! the plots, the notebook's real clients, the WebAssembly module); [`common`] holds the one table set they
 //! share with the server's tests (`tests/serve/`, a binary of its own: they
 //! measure latencies, which other tests beside them would disturb). They
 //! used to be fifteen binaries, each compiled and linked in the release
@@ -20,6 +20,7 @@ mod cluedo;
 mod completions;
 mod dice;
 mod dice_endgame;
+mod docs;
 mod lookup;
 mod moves;
 mod murder_plan;

@@ -1,4 +1,5 @@
-// The README's ten-line page, as a reader would use it: served with the
+// The browser guide's ten-line page (docs/browser.md, section "In the
+// browser"), as a reader would use it: served with the
 // module and the set's bundle by a loopback node:http server and loaded in
 // Debian's chromium (driven by playwright-core, which downloads no
 // browser). It must run without an error and show the value the lookup
@@ -21,25 +22,25 @@ if (!tablesDir || !expectedFile) {
   throw new Error("run by `cargo test --test web`: GAMETAB_TABLES and GAMETAB_EXPECTED name the set and the Rust side's answers");
 }
 const expected = JSON.parse(readFileSync(expectedFile, "utf8"));
-const readme = readFileSync(new URL("../../README.md", import.meta.url), "utf8");
+const readme = readFileSync(new URL("../../docs/browser.md", import.meta.url), "utf8");
 const section = readme.slice(readme.indexOf("## In the browser"));
 const page = /```html\n([\s\S]*?)```/.exec(section)?.[1];
 
-test("the READMEs' app is the example app's code, to the character", () => {
+test("the browser guide's and the package README's app is the example app's code, to the character", () => {
   const app = readFileSync(new URL("../example/src/App.tsx", import.meta.url), "utf8");
-  for (const file of ["../../README.md", "../README.md"]) {
+  for (const file of ["../../docs/browser.md", "../README.md"]) {
     const text = readFileSync(new URL(file, import.meta.url), "utf8");
     const block = /```tsx\n([\s\S]*?)```/.exec(text)?.[1];
     assert.equal(block, app, `${file}'s tsx block`);
   }
 });
 
-test("the README's page is there and has at most ten lines", () => {
-  assert.ok(page, "no html block in the README's browser section");
+test("the browser guide's page is there and has at most ten lines", () => {
+  assert.ok(page, "no html block in docs/browser.md's \"In the browser\" section");
   assert.ok(page.trimEnd().split("\n").length <= 10, page);
 });
 
-test("the README's page runs in chromium and shows the lookup crate's value", async () => {
+test("the browser guide's page runs in chromium and shows the lookup crate's value", async () => {
   // The package's files as they are in dist/ (under /web/), and the set's bundle.
   const types = { ".js": "text/javascript", ".wasm": "application/wasm", ".map": "application/json" };
   const files = { "/": ["text/html", () => page] };
