@@ -106,8 +106,18 @@ fn shell_words(line: &str) -> Vec<String> {
     words
 }
 
+/// A server process, killed when dropped (a failing test included).
+struct Running(Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
 /// `gametab serve --tables tables` run in `dir`; its address.
-fn serve_in(dir: &Path) -> (Child, String) {
+fn serve_in(dir: &Path) -> (Running, String) {
     let mut child = Command::new(env!("CARGO_BIN_EXE_gametab"))
         .current_dir(dir)
         .args(["serve", "--tables", "tables", "--addr", "127.0.0.1:0"])
@@ -115,10 +125,10 @@ fn serve_in(dir: &Path) -> (Child, String) {
         .stderr(Stdio::null())
         .spawn()
         .expect("gametab serve starts");
+    let stdout = child.stdout.take().unwrap();
+    let child = Running(child);
     let mut line = String::new();
-    BufReader::new(child.stdout.take().unwrap())
-        .read_line(&mut line)
-        .unwrap();
+    BufReader::new(stdout).read_line(&mut line).unwrap();
     let url = line
         .trim()
         .strip_prefix("listening on ")
@@ -132,7 +142,7 @@ fn the_pages_http_examples_answer_what_the_pages_show() {
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let dir = tempfile::tempdir().unwrap();
     std::os::unix::fs::symlink(common::built_tables(), dir.path().join("tables")).unwrap();
-    let (mut server, url) = serve_in(dir.path());
+    let (server, url) = serve_in(dir.path());
     let agent = agent();
     let examples = examples();
     assert!(
@@ -197,7 +207,6 @@ fn the_pages_http_examples_answer_what_the_pages_show() {
             }
         }
     }
-    let _ = server.kill();
-    let _ = server.wait();
+    drop(server);
     assert!(failures.is_empty(), "{}", failures.join("\n"));
 }
