@@ -21,6 +21,8 @@
 //!   server down, every turn replayed against the lookup crate.
 //! - [`web`]: the page's scripts, the WebAssembly module and the set's
 //!   browser bundle as static files.
+//! - [`docs`]: every `curl` example of the README and `docs/` answers what
+//!   its page shows.
 //!
 //! A test binary of its own, apart from `tests/integration.rs`: these
 //! tests start many servers and browsers, and the API fuzz runs beside the
@@ -33,6 +35,7 @@ mod common;
 
 mod api;
 mod browser;
+mod docs;
 mod engines;
 mod fuzz;
 mod game;
