@@ -51,7 +51,7 @@ enum Command {
     /// Serve the tables over HTTP (JSON), reloading when a new set is published.
     #[command(after_help = "Examples:\n  gametab serve\n  \
         gametab serve --tables /srv/tables --addr 0.0.0.0:8080\n\n\
-        Then open http://127.0.0.1:8080/ for the explorer page; the API is described at /openapi.json.")]
+        Then open http://127.0.0.1:8080/ for the explorer page; the API is described at /v1/openapi.json.")]
     Serve(gametab::serve::ServeArgs),
     /// Print the shell completion script for a shell.
     #[command(after_help = "Examples:\n  \

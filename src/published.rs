@@ -2,7 +2,7 @@
 //! `data/published.csv`, compiled into the crate (`include_str!`, so no
 //! reader depends on the working directory).
 //!
-//! The file is the single copy of the numbers of `shared/specs/`: the plots
+//! The file is the single copy of the published numbers: the plots
 //! draw their "published" crosses from it, `tests/published.rs` checks every
 //! row against the built tables and the engines, and
 //! `scripts/notebook/explore.py` checks the rows the tables hold. Adding a
@@ -23,12 +23,12 @@
 //! | `value`      | the number as published, in `unit`                        |
 //! | `tolerance`  | the largest accepted `abs(computed - value)`: half a unit in the last published digit, the spec's own bound (`1e-12`), or `0` for counts |
 //! | `unit`       | `percent`, `probability`, `payoff` (expected payoff in [-1, 1]), `dice` (a number of dice) or `count` (an exact integer below 2^53) |
-//! | `source`     | the spec file and what it publishes there                 |
+//! | `source`     | where the number was published, and what it is there      |
 //!
 //! `(game, quantity, parameters)` is unique. Rows keep the spec's order,
 //! which is the order the plots draw their crosses in. Published numbers
 //! the project does not compute (the two-player endgame values of
-//! `shared/specs/liars-dice-endgame.md`) are not listed: every row must be
+//! `docs/liars-dice.md`) are not listed: every row must be
 //! checked.
 
 use std::str::FromStr;

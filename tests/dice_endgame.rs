@@ -9,7 +9,7 @@ use gametab_games::dice::endgame::{Action, Endgame, History, Player};
 use gametab_lookup::Tables;
 use serde_json::Value;
 
-/// The published values (`shared/specs/liars-dice-endgame.md`): dice of the
+/// The published values (`docs/liars-dice.md`): dice of the
 /// two players, rules, first number of sides, the values from there up.
 const PUBLISHED: [(u8, u8, bool, u8, &[&str]); 6] = [
     (1, 1, false, 1, &["1", "0", "-1/9", "-1/8", "-3/25", "-1/9"]),

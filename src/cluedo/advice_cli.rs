@@ -131,7 +131,7 @@ pub struct AdviceDocument {
 pub const DEAD_CARD_NOTE: &str = "a dead card (mine, or placed) cannot be in the envelope, so \
     a suggestion naming one is never answered by a card that solves its category, and 'nobody' \
     cannot solve the game at once as it does for three live cards; the measured cost of such \
-    suggestions is in the README (Cluedo: which suggestion to make)";
+    suggestions is in docs/development.md (the Cluedo advice)";
 
 /// Compute the advice document of a parsed log: every suggestion (or those
 /// in `room`), the best `top` of the live and of the dead-card ones kept.

@@ -34,7 +34,7 @@ const AVERAGE_LABEL: &str = "average over the 16 starts";
 /// in the published rows.
 const AVERAGE_START: &str = "average";
 
-/// The published Liar's Dice case (`shared/specs/liars-dice.md`): 4 players
+/// The published Liar's Dice case (`docs/liars-dice.md`): 4 players
 /// with 5 dice (N = 20, m = n_b = 5), no wilds, a bid on fives.
 pub const DICE_CASE: (i32, i32, i32) = (20, 5, 5);
 

@@ -554,5 +554,9 @@ pub async fn explorer() -> Response {
 
 /// Any path no endpoint serves.
 pub async fn not_found() -> Response {
-    ApiError::status(StatusCode::NOT_FOUND, "no such endpoint (see the README)").into_response()
+    ApiError::status(
+        StatusCode::NOT_FOUND,
+        "no such endpoint (the endpoints: docs/http-api.md, or GET /v1/openapi.json)",
+    )
+    .into_response()
 }

@@ -1,4 +1,4 @@
-//! `gametab serve`: the tables over HTTP (design: `shared/specs/serving.md`).
+//! `gametab serve`: the tables over HTTP (design: `docs/http-api.md`).
 //!
 //! axum's router on a multi-threaded tokio runtime, behind the server's own
 //! accept loop ([`conn`]), which bounds the connections: a cap (at the cap

@@ -1,6 +1,6 @@
 //! Advice for the player to move: every suggestion ranked by its exact
 //! expected information gain about the envelope, and the accusation report
-//! (`shared/specs/cluedo.md`, "Advice").
+//! (`docs/cluedo.md`, "Advice").
 //!
 //! A suggestion names one card of each category. Going round the table
 //! from the suggester's left, the first opponent holding any named card

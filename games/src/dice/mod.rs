@@ -1,7 +1,7 @@
 //! Liar's Dice: exact bid probabilities, the bidder's posterior under the
 //! reliability model, the corrected probability, the value of opening, and
 //! the decision rule published with the method, in the plain and the
-//! ones-wild variant (model: `shared/specs/liars-dice.md`).
+//! ones-wild variant (model: `docs/liars-dice.md`).
 //!
 //! The engine is exact where it counts: binomial probabilities are exact
 //! fractions of the `6^n` outcomes of the hidden dice ([`exact`]), rounded

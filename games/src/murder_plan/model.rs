@@ -1,6 +1,6 @@
 //! The Murder Plan rules (Tragedy Looper): states, cards, full actions, the
 //! resolution of one turn, the brain's ability, the win check and the
-//! axis-swap symmetry. See `shared/specs/murder-plan.md`.
+//! axis-swap symmetry. See `docs/murder-plan.md`.
 //!
 //! Positions are relative to the key person: `x = pos(brain) - pos(key
 //! person)` and `y = pos(killer) - pos(key person)`, vectors of F2^2. An

@@ -1,5 +1,5 @@
 //! The exact equilibrium of the two-player Liar's Dice endgame
-//! (`shared/specs/liars-dice-endgame.md`): one sequence-form LP per game
+//! (`docs/liars-dice.md`): one sequence-form LP per game
 //! solved by HiGHS ([`lp`]), behaviour strategies recovered from both
 //! realisation plans, an independent best-response certificate
 //! ([`certificate`]) that every stored game passes at <= 1e-9, and the value

@@ -1,4 +1,4 @@
-//! The two-player Liar's Dice endgame (`shared/specs/liars-dice-endgame.md`):
+//! The two-player Liar's Dice endgame (`docs/liars-dice.md`):
 //! player 1 holds `a` dice, player 2 holds `b`, each die has `s` sides; one
 //! round of strictly rising bids ends when a player calls "liar".
 //!
