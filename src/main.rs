@@ -1,7 +1,7 @@
 //! The `gametab` command line: thin glue from validated arguments to the
 //! library. `build`, `verify` and `serve` are the pipeline's own commands; every
 //! other subcommand belongs to a game and comes from the game registry
-//! ([`gametab::registry::BUILDS`]), its arguments defined beside the game.
+//! ([`gametab_build::registry::BUILDS`]), its arguments defined beside the game.
 //! `main` prints the error chain once and returns a non-zero exit code on
 //! failure.
 //!
@@ -21,9 +21,9 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use gametab::matrix_game::LpBackend;
-use gametab::pipeline::{self, BuildOptions};
-use gametab::registry::{self, BUILDS};
+use gametab_build::pipeline::{self, BuildOptions};
+use gametab_build::registry::{self, BUILDS};
+use gametab_solve::matrix_game::LpBackend;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -41,7 +41,7 @@ enum Command {
     /// Build every table into the output directory.
     Build(BuildArgs),
     /// Check a built table directory: manifest, digests, certificates, recomputed rows.
-    Verify(gametab::verify::cli::VerifyArgs),
+    Verify(gametab_build::verify::cli::VerifyArgs),
     /// Serve the tables over HTTP (JSON), reloading when a new set is published.
     Serve(gametab::serve::ServeArgs),
 }
@@ -136,7 +136,7 @@ fn run(out: &mut dyn Write) -> Result<()> {
     match Cli::from_arg_matches(&matches)?.command {
         Command::Build(args) => run_build(args, &mut { out }),
         Command::Verify(args) => {
-            gametab::verify::cli::run(&args, &registry::verifiers(), &mut { out })
+            gametab_build::verify::cli::run(&args, &registry::verifiers(), &mut { out })
         }
         Command::Serve(args) => gametab::serve::run(args, &mut { out }),
     }

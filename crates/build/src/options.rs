@@ -14,7 +14,7 @@ pub struct BuildOptions {
     /// Show progress bars on standard error.
     pub progress: bool,
     /// LP back end of the matrix games (Murder Plan).
-    pub lp: crate::matrix_game::LpBackend,
+    pub lp: gametab_solve::matrix_game::LpBackend,
     /// File of the Murder Plan solved-game cache (bincode; see
     /// [`crate::murder_plan::cache`]), or `None` to solve everything afresh.
     pub cache: Option<PathBuf>,
