@@ -9,8 +9,8 @@
 //! building the whole table's rows.
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gametab::cluedo::simulate::simulated_log;
-use gametab::cluedo::{family, table};
+use gametab_build::cluedo::simulate::simulated_log;
+use gametab_build::cluedo::{family, table};
 use gametab_games::cluedo::{advise, analyse, FewCandidatesSolver, Model, Seat};
 
 fn mid_game(c: &mut Criterion) {
@@ -63,7 +63,9 @@ fn few_candidates(c: &mut Criterion) {
     group.bench_function("count every 50th configuration, one by one", |b| {
         b.iter(|| sample.iter().filter(|c| c.solve().is_ok()).count())
     });
-    group.bench_function("enumerate the family", |b| b.iter(gametab::cluedo::family));
+    group.bench_function("enumerate the family", |b| {
+        b.iter(gametab_build::cluedo::family)
+    });
     group.bench_function("rows of the whole family", |b| b.iter(|| table(&family)));
     group.finish();
 }

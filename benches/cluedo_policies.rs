@@ -1,6 +1,6 @@
 //! The full-game policy comparison (not a criterion bench: a bounded
 //! report). Seeded standard deals, only seat 0 suggests, answered by the
-//! rules with fair answers (`gametab::cluedo::simulate`: a responder's
+//! rules with fair answers (`gametab_build::cluedo::simulate`: a responder's
 //! choice is a hash of seed, turn, responder and the cards named, so
 //! policies asking the same thing meet the same answer), until the
 //! envelope is certain. Per player count and policy: the mean number of
@@ -25,7 +25,7 @@
 //! Games run on rayon's threads (`RAYON_NUM_THREADS`), results in seed
 //! order: the report does not depend on the thread count.
 
-use gametab::cluedo::simulate::{solitaire, Policy, Responders, Table};
+use gametab_build::cluedo::simulate::{solitaire, Policy, Responders, Table};
 use gametab_games::cluedo::Model;
 use rayon::prelude::*;
 

@@ -1,7 +1,7 @@
 //! The race (not a criterion bench: a bounded report). Seeded standard
 //! deals; every player suggests in turn; one advised player (its seat
 //! rotates with the seed) against opponents who suggest the most likely
-//! triple and accuse when certain (`gametab::cluedo::simulate::race`, fair
+//! triple and accuse when certain (`gametab_build::cluedo::simulate::race`, fair
 //! hashed answers). Per player count: the advised player's win rate with a
 //! 95% interval against the fair share 1/N, for each advice policy, paired
 //! against the most-likely rule in the same seat of the same deals; the
@@ -16,8 +16,8 @@
 //! "certainty,most-likely"), `CLUEDO_THRESHOLDS` (default
 //! "0.5,0.67,0.8"), `CLUEDO_MODEL` (default `uniform-responder`).
 
-use gametab::cluedo::race::HAZARD_TURNS;
-use gametab::cluedo::simulate::{
+use gametab_build::cluedo::race::HAZARD_TURNS;
+use gametab_build::cluedo::simulate::{
     race_with, AccuseRule, Policy, RaceMemo, RaceResult, Responders, Table,
 };
 use gametab_games::cluedo::{Model, Objective, Seat};
@@ -120,7 +120,7 @@ fn main() {
         }
         // The opponents' hazard: of the opponents who reached their k-th
         // turn, the share that accused (rightly) at it; printed as the row
-        // of `gametab::cluedo::race::OPPONENT_HAZARD` for this N (entry j:
+        // of `gametab_build::cluedo::race::OPPONENT_HAZARD` for this N (entry j:
         // an opponent who has made j suggestions, certain at turn j + 1;
         // the last entry pools every later turn).
         let rows = HAZARD_TURNS;

@@ -4,8 +4,8 @@
 use criterion::{criterion_group, criterion_main, Criterion};
 use std::hint::black_box;
 
-use gametab::dice::{build_tables_on, rows};
-use gametab::output::{encode, TableWriter};
+use gametab_build::dice::{build_tables_on, rows};
+use gametab_build::output::{encode, TableWriter};
 use gametab_games::dice::{
     bid_odds, published_rule, Bid, BidQuestion, DecisionKey, DiceGrid, DiceInPlay, Face, FaceClass,
     PublishedRuleBlock, Reliability, Situation, Variant,

@@ -61,13 +61,13 @@ use std::time::{Duration, Instant};
 
 use anyhow::{Context, Result};
 
-use gametab::dice::endgame::build::fits;
-use gametab::dice::endgame::oracle::{solve_double_oracle, OracleOutcome, OracleState};
-use gametab::dice::endgame::{
+use gametab_build::dice::endgame::build::fits;
+use gametab_games::dice::endgame::{Endgame, Player};
+use gametab_solve::endgame::oracle::{solve_double_oracle, OracleOutcome, OracleState};
+use gametab_solve::endgame::{
     certify_oracle, exact_value, lp, method_for, solve, Certificate, Fraction, LpOptions, LpSize,
     Method, FRACTION_TOLERANCE, MAX_DENOMINATOR, MAX_EXPLOITABILITY,
 };
-use gametab_games::dice::endgame::{Endgame, Player};
 
 #[path = "endgame_common/mod.rs"]
 mod endgame_common;

@@ -14,9 +14,9 @@
 use std::process::Command;
 use std::time::Instant;
 
-use gametab::dice::endgame::build::default_games;
-use gametab::dice::endgame::{solve_with, LpOptions, Method};
+use gametab_build::dice::endgame::build::default_games;
 use gametab_games::dice::endgame::Endgame;
+use gametab_solve::endgame::{solve_with, LpOptions, Method};
 
 #[path = "endgame_common/mod.rs"]
 mod endgame_common;

@@ -8,20 +8,20 @@ use std::hint::black_box;
 use std::path::PathBuf;
 
 use criterion::{criterion_group, criterion_main, Criterion};
-use gametab::matrix_game::{
-    self, HighsSolver, LpBackend, MatrixGameSolver, NativeSolver, PayoffMatrix, Payoffs,
-    SolveError, StrategyPair,
-};
-use gametab::murder_plan::layers::Layers;
-use gametab::murder_plan::solver::{self, payoff_matrix};
-use gametab::murder_plan::successors::Successors;
-use gametab::murder_plan::tables;
-use gametab::murder_plan::turns::TurnTables;
-use gametab::output::TableWriter;
+use gametab_build::murder_plan::layers::Layers;
+use gametab_build::murder_plan::solver::{self, payoff_matrix};
+use gametab_build::murder_plan::successors::Successors;
+use gametab_build::murder_plan::tables;
+use gametab_build::murder_plan::turns::TurnTables;
+use gametab_build::output::TableWriter;
 use gametab_games::murder_plan::model::State;
 use gametab_games::murder_plan::{LimitedCards, Offset};
 use gametab_lookup::murder_plan::bundle;
 use gametab_lookup::Tables;
+use gametab_solve::matrix_game::{
+    self, HighsSolver, LpBackend, MatrixGameSolver, NativeSolver, PayoffMatrix, Payoffs,
+    SolveError, StrategyPair,
+};
 use rayon::prelude::*;
 
 fn phases(c: &mut Criterion) {
@@ -85,7 +85,7 @@ fn phases(c: &mut Criterion) {
                 tables::all(&solution, &layers)
                     .unwrap()
                     .par_iter()
-                    .map(|data| gametab::output::encode(data).unwrap().len())
+                    .map(|data| gametab_build::output::encode(data).unwrap().len())
                     .sum::<usize>()
             })
         },

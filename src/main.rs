@@ -1,7 +1,7 @@
 //! The `gametab` command line: thin glue from validated arguments to the
 //! library. `build`, `verify` and `serve` are the pipeline's own commands; every
 //! other subcommand belongs to a game and comes from the game registry
-//! ([`gametab::registry::BUILDS`]), its arguments defined beside the game.
+//! ([`gametab_build::registry::BUILDS`]), its arguments defined beside the game.
 //! `main` prints the error chain once and returns a non-zero exit code on
 //! failure.
 //!
@@ -21,9 +21,9 @@ use std::time::Instant;
 use anyhow::{bail, Result};
 use clap::{CommandFactory, FromArgMatches, Parser, Subcommand};
 
-use gametab::matrix_game::LpBackend;
-use gametab::pipeline::{self, BuildOptions};
-use gametab::registry::{self, BUILDS};
+use gametab_build::pipeline::{self, BuildOptions};
+use gametab_build::registry::{self, BUILDS};
+use gametab_solve::matrix_game::LpBackend;
 
 #[derive(Debug, Parser)]
 #[command(
@@ -47,7 +47,7 @@ enum Command {
     #[command(
         after_help = "Examples:\n  gametab verify\n  gametab verify --tables /srv/tables --full --json"
     )]
-    Verify(gametab::verify::cli::VerifyArgs),
+    Verify(gametab_build::verify::cli::VerifyArgs),
     /// Serve the tables over HTTP (JSON), reloading when a new set is published.
     #[command(after_help = "Examples:\n  gametab serve\n  \
         gametab serve --tables /srv/tables --addr 0.0.0.0:8080\n\n\
@@ -112,7 +112,7 @@ fn run_build(args: BuildArgs, out: &mut impl Write) -> Result<()> {
     let options = BuildOptions {
         out: args.out,
         threads,
-        progress: gametab::progress::Progress::new(!args.quiet),
+        progress: gametab_build::progress::Progress::new(!args.quiet),
         lp: args.lp,
         cache: (!args.no_cache).then_some(args.cache),
         endgame_frontier: args.endgame_frontier,
@@ -206,7 +206,7 @@ fn run(out: &mut dyn Write) -> Result<()> {
     match Cli::from_arg_matches(&matches)?.command {
         Command::Build(args) => run_build(args, &mut { out }),
         Command::Verify(args) => {
-            gametab::verify::cli::run(&args, &registry::verifiers(), &mut { out })
+            gametab_build::verify::cli::run(&args, &registry::verifiers(), &mut { out })
         }
         Command::Serve(args) => gametab::serve::run(args, &mut { out }),
         Command::Completions { shell } => {

@@ -8,11 +8,11 @@
 use std::collections::BTreeMap;
 
 use bytes::Bytes;
-use gametab::cluedo::simulate::{
+use gametab_build::cluedo::simulate::{
     race, race_with, simulated_log, AccuseRule, Policy, RaceMemo, Responders, Table,
 };
-use gametab::cluedo::{family, table};
-use gametab::parquet_write::write_parquet;
+use gametab_build::cluedo::{family, table};
+use gametab_build::parquet_write::write_parquet;
 use gametab_games::cluedo::{analyse, FewCandidates, Model, Objective, Opponents, Seat};
 use gametab_lookup::cluedo::schema::{
     FEW_CANDIDATES, MAX_ACTIVE_OPPONENTS, MAX_UNKNOWN_WITH_THREE_ACTIVE,

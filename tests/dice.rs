@@ -6,10 +6,10 @@
 use std::path::Path;
 use std::process::Command;
 
-use gametab::dice::{build_tables_on, rows};
-use gametab::output::TableWriter;
-use gametab::parquet_write::write_parquet;
-use gametab::published;
+use gametab_build::dice::{build_tables_on, rows};
+use gametab_build::output::TableWriter;
+use gametab_build::parquet_write::write_parquet;
+use gametab_build::published;
 use gametab_games::dice::{
     bidder_posterior, Bid, BidQuestion, BidRow, DecisionKey, DecisionRow, DiceGrid, DiceInPlay,
     Face, FaceClass, PosteriorQuestion, Reliability, Variant,

@@ -282,21 +282,21 @@ fn build_endgames(
     cache: Option<&std::path::Path>,
 ) -> (Vec<(String, Vec<u8>)>, Vec<String>) {
     let dir = tempfile::tempdir().unwrap();
-    let options = gametab::options::BuildOptions {
+    let options = gametab_build::options::BuildOptions {
         out: dir.path().to_path_buf(),
         threads,
-        progress: gametab::progress::Progress::hidden(),
+        progress: gametab_build::progress::Progress::hidden(),
         lp: Default::default(),
         cache: cache.map(|c| c.join("games.bin")),
         endgame_frontier: false,
     };
-    let mut writer = gametab::output::TableWriter::new(dir.path()).unwrap();
+    let mut writer = gametab_build::output::TableWriter::new(dir.path()).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)
         .build()
         .unwrap();
     let lines = pool
-        .install(|| gametab::dice::endgame::build::build(games, &options, &mut writer))
+        .install(|| gametab_build::dice::endgame::build::build(games, &options, &mut writer))
         .unwrap();
     let mut files: Vec<(String, Vec<u8>)> = std::fs::read_dir(dir.path())
         .unwrap()
@@ -368,7 +368,7 @@ fn a_file_naming_a_game_too_large_to_hold_is_refused_before_allocating() {
             other => panic!("{name} is {other:?}"),
         }
     }
-    let bytes = gametab::parquet_write::write_parquet(&values).unwrap();
+    let bytes = gametab_build::parquet_write::write_parquet(&values).unwrap();
     let err = gametab_lookup::dice::EndgameTables::from_bytes(bytes, read(ENDGAME_STRATEGY.file))
         .unwrap_err()
         .to_string();
@@ -390,7 +390,7 @@ fn a_strategy_table_grouped_otherwise_gives_the_same_answers() {
     let dir = common::built_tables();
     let read = |file: &str| bytes::Bytes::from(std::fs::read(dir.join(file)).unwrap());
     let strategy = read_parquet(read(ENDGAME_STRATEGY.file), &ENDGAME_STRATEGY).unwrap();
-    let regrouped = gametab::parquet_write::write_parquet(&strategy).unwrap();
+    let regrouped = gametab_build::parquet_write::write_parquet(&strategy).unwrap();
     let built =
         EndgameTables::from_bytes(read(ENDGAME_VALUES.file), read(ENDGAME_STRATEGY.file)).unwrap();
     let other = EndgameTables::from_bytes(read(ENDGAME_VALUES.file), regrouped).unwrap();

@@ -7,14 +7,13 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
-use gametab::matrix_game::LpBackend;
-use gametab::murder_plan::layers::Layers;
-use gametab::murder_plan::solver::{self, Solution};
-use gametab::murder_plan::tables;
-use gametab::output::TableWriter;
-use gametab::parquet_write::write_parquet;
-use gametab::pipeline::BuildOptions;
-use gametab::published;
+use gametab_build::murder_plan::layers::Layers;
+use gametab_build::murder_plan::solver::{self, Solution};
+use gametab_build::murder_plan::tables;
+use gametab_build::output::TableWriter;
+use gametab_build::parquet_write::write_parquet;
+use gametab_build::pipeline::BuildOptions;
+use gametab_build::published;
 use gametab_games::dice::{DiceGrid, Reliability};
 use gametab_games::murder_plan::model::State;
 use gametab_games::murder_plan::{BrainTarget, Offset};
@@ -22,6 +21,7 @@ use gametab_lookup::io::{blake2_hex, read_parquet, Column};
 use gametab_lookup::manifest::Manifest;
 use gametab_lookup::murder_plan::schema;
 use gametab_lookup::{Error, Tables};
+use gametab_solve::matrix_game::LpBackend;
 
 struct Fixture {
     solution: Solution,
@@ -279,7 +279,7 @@ fn every_game() -> (BTreeMap<String, Bytes>, usize) {
             for data in &murder_plan {
                 writer.write(data).unwrap();
             }
-            gametab::murder_plan::write_bundle(murder_plan, &mut writer).unwrap();
+            gametab_build::murder_plan::write_bundle(murder_plan, &mut writer).unwrap();
             let grid = DiceGrid {
                 max_total_dice: 4,
                 max_my_dice: 2,
@@ -289,26 +289,26 @@ fn every_game() -> (BTreeMap<String, Bytes>, usize) {
                 max_players: 2,
                 dice_per_player: 2,
             };
-            gametab::dice::build_tables_on(&grid, &mut writer).unwrap();
-            let family = &gametab::cluedo::family()[..200];
+            gametab_build::dice::build_tables_on(&grid, &mut writer).unwrap();
+            let family = &gametab_build::cluedo::family()[..200];
             writer
-                .write(&gametab::cluedo::table(family).unwrap())
+                .write(&gametab_build::cluedo::table(family).unwrap())
                 .unwrap();
             let solvable = family.iter().filter(|c| c.solve().is_ok()).count();
             let options = BuildOptions {
                 out: dir.path().to_path_buf(),
                 threads: 1,
-                progress: gametab::progress::Progress::hidden(),
+                progress: gametab_build::progress::Progress::hidden(),
                 lp: LpBackend::Native,
                 cache: None,
                 endgame_frontier: false,
             };
-            gametab::werewolf::build_tables(&options, &mut writer).unwrap();
+            gametab_build::werewolf::build_tables(&options, &mut writer).unwrap();
             let endgames = [
                 gametab_games::dice::endgame::Endgame::new(1, 1, 2, false).unwrap(),
                 gametab_games::dice::endgame::Endgame::new(1, 1, 3, true).unwrap(),
             ];
-            gametab::dice::endgame::build::build(&endgames, &options, &mut writer).unwrap();
+            gametab_build::dice::endgame::build::build(&endgames, &options, &mut writer).unwrap();
             writer.write_manifest(0.0).unwrap();
             (files(dir.path()), solvable)
         })

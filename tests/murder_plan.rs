@@ -7,19 +7,19 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
-use gametab::matrix_game::{LpBackend, GAP_TOLERANCE};
-use gametab::murder_plan::cache::GameCache;
-use gametab::murder_plan::layers::Layers;
-use gametab::murder_plan::solver::{self, Solution};
-use gametab::murder_plan::tables;
-use gametab::output::TableWriter;
-use gametab::parquet_write::write_parquet;
-use gametab::pipeline::BuildOptions;
-use gametab::published::{self, PublishedNumber, Unit};
-use gametab::verify;
+use gametab_build::murder_plan::cache::GameCache;
+use gametab_build::murder_plan::layers::Layers;
+use gametab_build::murder_plan::solver::{self, Solution};
+use gametab_build::murder_plan::tables;
+use gametab_build::output::TableWriter;
+use gametab_build::parquet_write::write_parquet;
+use gametab_build::pipeline::BuildOptions;
+use gametab_build::published::{self, PublishedNumber, Unit};
+use gametab_build::verify;
 use gametab_games::murder_plan::model::State;
 use gametab_lookup::io::read_parquet;
 use gametab_lookup::murder_plan::schema;
+use gametab_solve::matrix_game::{LpBackend, GAP_TOLERANCE};
 
 fn solution() -> &'static Solution {
     static SOLUTION: OnceLock<Solution> = OnceLock::new();
@@ -164,7 +164,7 @@ fn build_with(threads: usize, cache: Option<&Path>) -> (Vec<(String, Vec<u8>)>, 
     let options = BuildOptions {
         out: dir.path().to_path_buf(),
         threads,
-        progress: gametab::progress::Progress::hidden(),
+        progress: gametab_build::progress::Progress::hidden(),
         lp: LpBackend::Native,
         cache: cache.map(Path::to_path_buf),
         endgame_frontier: false,
@@ -175,7 +175,7 @@ fn build_with(threads: usize, cache: Option<&Path>) -> (Vec<(String, Vec<u8>)>, 
         .unwrap();
     let mut writer = TableWriter::new(dir.path()).unwrap();
     let lines = pool
-        .install(|| gametab::murder_plan::build_tables(&options, &mut writer))
+        .install(|| gametab_build::murder_plan::build_tables(&options, &mut writer))
         .unwrap();
     let mut files: Vec<_> = writer
         .written()

@@ -18,9 +18,9 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use bytes::Bytes;
-use gametab::murder_plan::tables::start_label;
-use gametab::parquet_write::write_parquet;
-use gametab::published::{self, PublishedNumber};
+use gametab_build::murder_plan::tables::start_label;
+use gametab_build::parquet_write::write_parquet;
+use gametab_build::published::{self, PublishedNumber};
 use gametab_games::murder_plan::State;
 use gametab_lookup::io::{blake2_hex, read_parquet, Column};
 use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};

@@ -8,13 +8,13 @@ use crate::common;
 
 use std::path::Path;
 
-use gametab::plots::{
+use gametab_build::plots::{
     cluedo_exact_vs_heuristic, cluedo_heuristic_error, dice_raw_vs_corrected,
     murder_plan_win_rate_spread, murder_plan_win_rates, plot_files, write_plots, LegendCorner,
     LineChart, Series, Stroke, PLOTS_DIR,
 };
-use gametab::published::{self, PublishedNumber};
-use gametab::registry;
+use gametab_build::published::{self, PublishedNumber};
+use gametab_build::registry;
 use gametab_lookup::Tables;
 
 /// The table set shared by every test of this file.

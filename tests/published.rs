@@ -10,11 +10,11 @@ use crate::common;
 
 use std::collections::HashMap;
 
-use gametab::murder_plan::layers::Layers;
-use gametab::murder_plan::successors::Successors;
-use gametab::murder_plan::tables::start_label;
-use gametab::murder_plan::turns::TurnTables;
-use gametab::published::{self, PublishedNumber, Unit};
+use gametab_build::murder_plan::layers::Layers;
+use gametab_build::murder_plan::successors::Successors;
+use gametab_build::murder_plan::tables::start_label;
+use gametab_build::murder_plan::turns::TurnTables;
+use gametab_build::published::{self, PublishedNumber, Unit};
 use gametab_games::cluedo::{count_deals, Knowledge, Observer, Rules};
 use gametab_games::dice::{
     BidQuestion, DiceInPlay, FaceClass, PosteriorQuestion, Reliability, Variant,

@@ -17,10 +17,10 @@ use std::process::Command;
 use std::time::{Duration, Instant};
 
 use bytes::Bytes;
-use gametab::parquet_write::write_parquet;
-use gametab::registry;
-use gametab::verify::sample::sample_rows;
-use gametab::verify::{verify, Report, Sampling, DEFAULT_SAMPLE, DEFAULT_SEED};
+use gametab_build::parquet_write::write_parquet;
+use gametab_build::registry;
+use gametab_build::verify::sample::sample_rows;
+use gametab_build::verify::{verify, Report, Sampling, DEFAULT_SAMPLE, DEFAULT_SEED};
 use gametab_games::murder_plan::model::{Offset, State, STATE_COUNT};
 use gametab_lookup::io::{blake2_hex, read_parquet, Column, TableData};
 use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
@@ -70,7 +70,7 @@ fn run_verify(dir: &Path) -> Report {
 }
 
 /// The findings of `file`, asserting there is at least one.
-fn findings_of<'a>(report: &'a Report, file: &str) -> Vec<&'a gametab::verify::Finding> {
+fn findings_of<'a>(report: &'a Report, file: &str) -> Vec<&'a gametab_build::verify::Finding> {
     let found: Vec<_> = report.findings().filter(|f| f.file == file).collect();
     assert!(!found.is_empty(), "nothing found in {file}:\n{report}");
     found

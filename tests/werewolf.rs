@@ -5,8 +5,8 @@
 
 use std::process::Command;
 
-use gametab::output::TableWriter;
-use gametab::pipeline::BuildOptions;
+use gametab_build::output::TableWriter;
+use gametab_build::pipeline::BuildOptions;
 use gametab_games::werewolf::{EarlyRole, EarlySituation, EarlyVote, ScoringRule, EARLY_FAMILY};
 use gametab_lookup::werewolf::EarlyGameTable;
 use gametab_lookup::Tables;
@@ -326,7 +326,7 @@ fn build(threads: usize) -> (tempfile::TempDir, Vec<u8>) {
     let options = BuildOptions {
         out: dir.path().to_path_buf(),
         threads,
-        progress: gametab::progress::Progress::hidden(),
+        progress: gametab_build::progress::Progress::hidden(),
         lp: Default::default(),
         cache: None,
         endgame_frontier: false,
@@ -337,7 +337,7 @@ fn build(threads: usize) -> (tempfile::TempDir, Vec<u8>) {
         .build()
         .unwrap();
     let lines = pool
-        .install(|| gametab::werewolf::build_tables(&options, &mut writer))
+        .install(|| gametab_build::werewolf::build_tables(&options, &mut writer))
         .unwrap();
     assert_eq!(lines.len(), 1);
     writer.write_manifest(0.0).unwrap();

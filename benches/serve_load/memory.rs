@@ -13,7 +13,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
-use gametab::publish::{publish, staging_dir};
+use gametab_build::publish::{publish, staging_dir};
 use gametab_lookup::io::blake2_hex;
 use gametab_lookup::manifest::Manifest;
 

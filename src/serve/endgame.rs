@@ -11,8 +11,8 @@ use axum::response::Response;
 use super::handlers::{query_error, table_answer, to_json};
 use super::params::{ApiError, Params};
 use super::App;
-use crate::dice;
 use dice::endgame::cli::{document, EndgameQuery};
+use gametab_build::dice;
 use gametab_games::dice::endgame::Endgame;
 
 /// The parameter a rules error of the endgame is about.

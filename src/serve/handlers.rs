@@ -1,7 +1,7 @@
 //! The endpoints. Each turns its parameters into the same query value the
 //! CLI builds from its flags and prints the same document
 //! ([`lookup_cli::answer`], [`dice::cli::document`], [`cluedo::cli::json`],
-//! [`crate::werewolf::cli::report`]): one serialisation for both.
+//! [`gametab_build::werewolf::cli::report`]): one serialisation for both.
 //!
 //! Table answers carry the set's ETag and `Cache-Control: no-cache` (a
 //! client may keep them and revalidate; `If-None-Match` gives 304 until the
@@ -30,10 +30,10 @@ use super::body::PostBody;
 use super::params::{log_error, ApiError, Params};
 use super::set::LoadedSet;
 use super::App;
-use crate::murder_plan::cli::StateArgs;
-use crate::murder_plan::documents::Side;
-use crate::murder_plan::lookup_cli::{self, Query};
-use crate::{cluedo, dice};
+use gametab_build::murder_plan::cli::StateArgs;
+use gametab_build::murder_plan::documents::Side;
+use gametab_build::murder_plan::lookup_cli::{self, Query};
+use gametab_build::{cluedo, dice};
 
 /// The parameters of a Murder Plan state, with the start state's defaults
 /// for everything but the positions.
@@ -466,12 +466,12 @@ pub(super) fn json_body(body: &[u8]) -> Result<&str, ApiError> {
 
 /// A POSTed Cluedo log and what it tells: 400 when the body is not JSON,
 /// 422 when it is no valid log or has more than
-/// [`crate::logs::MAX_CLUEDO_EVENTS`] events.
+/// [`gametab_build::logs::MAX_CLUEDO_EVENTS`] events.
 fn cluedo_log(body: &[u8]) -> Result<(CluedoLog, gametab_games::cluedo::Knowledge), ApiError> {
     let text = json_body(body)?;
     let log = CluedoLog::from_json(text)
         .map_err(|e| log_error(&anyhow::Error::from(e).context("invalid log")))?;
-    crate::logs::check_cluedo_events(&log).map_err(|e| log_error(&e))?;
+    gametab_build::logs::check_cluedo_events(&log).map_err(|e| log_error(&e))?;
     let knowledge = log
         .knowledge()
         .map_err(|e| log_error(&anyhow::Error::from(e).context("invalid log")))?;

@@ -315,9 +315,9 @@ pub fn web_module() -> PathBuf {
     let sources = [
         "web/src",
         "web/ts",
-        "lookup/src/murder_plan",
-        "lookup/src/error.rs",
-        "games/src/murder_plan",
+        "crates/lookup/src/murder_plan",
+        "crates/lookup/src/error.rs",
+        "crates/games/src/murder_plan",
     ];
     let mut stack: Vec<PathBuf> = sources.iter().map(|s| root.join(s)).collect();
     while let Some(path) = stack.pop() {

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::{Arc, Mutex};
 
-use gametab::publish::{publish, staging_dir};
+use gametab_build::publish::{publish, staging_dir};
 use gametab_lookup::io::blake2_hex;
 use gametab_lookup::manifest::Manifest;
 

@@ -488,7 +488,7 @@ fn too_many_wolf_sets_is_a_clear_error() {
 
 #[test]
 fn published_demo_log() {
-    let text = include_str!("../../scripts/examples/werewolf-demo.json");
+    let text = include_str!("../../../scripts/examples/werewolf-demo.json");
     let log: GameLog = serde_json::from_str(text).unwrap();
     let game = log.to_game().unwrap();
     let setup = game.setup();

@@ -37,7 +37,7 @@ use std::str::FromStr;
 pub const FILE: &str = "data/published.csv";
 
 /// The file's text, as compiled into the crate.
-pub const CSV: &str = include_str!("../data/published.csv");
+pub const CSV: &str = include_str!("../../../data/published.csv");
 
 /// The header line's columns, in order.
 pub const COLUMNS: [&str; 7] = [

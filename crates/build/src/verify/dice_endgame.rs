@@ -13,9 +13,10 @@ use rayon::prelude::*;
 
 use super::files::LoadedFiles;
 use super::report::{key_text, TableCheck};
-use crate::dice::endgame::lp::full_size;
-use crate::dice::endgame::{
-    certificate, exact_value, rows, LpSize, Method, SolvedEndgame, MAX_EXPLOITABILITY,
+use crate::dice::endgame::rows;
+use gametab_solve::endgame::lp::full_size;
+use gametab_solve::endgame::{
+    certificate, exact_value, LpSize, Method, SolvedEndgame, MAX_EXPLOITABILITY,
 };
 
 /// Largest difference accepted between a stored float and the rebuilt one.

@@ -19,7 +19,7 @@ use gametab_games::dice::endgame::{Action, Endgame, History, Player, Posterior, 
 use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY, ENDGAME_VALUES};
 use gametab_lookup::io::{Column, Strings, TableData};
 
-use super::SolvedEndgame;
+use gametab_solve::endgame::SolvedEndgame;
 
 /// Rows a strategy row group holds at most before the next whole history
 /// starts a new one: small enough that a query decodes a few of them in

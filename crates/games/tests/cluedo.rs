@@ -5,7 +5,7 @@
 use gametab_games::cluedo::{analyse, Category, GameLog, LogError, LogEvent, Model, Place, Seat};
 use gametab_games::Error;
 
-const EXAMPLE: &str = include_str!("../../scripts/examples/cluedo-game.json");
+const EXAMPLE: &str = include_str!("../../../scripts/examples/cluedo-game.json");
 
 #[test]
 fn the_example_log_gives_an_exact_notebook() {

@@ -5,7 +5,7 @@
 //! command line gains. The pipeline, `verify`, the plots and `main` iterate
 //! [`BUILDS`] and list no game themselves.
 //!
-//! Adding a game: its folders (`games/src/<game>`, `lookup/src/<game>`,
+//! Adding a game: its folders (`crates/games/src/<game>`, `crates/lookup/src/<game>`,
 //! `src/<game>`), one entry in [`gametab_lookup::GAMES`] and one in
 //! [`BUILDS`]; a test checks the two lists agree.
 

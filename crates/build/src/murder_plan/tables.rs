@@ -29,7 +29,7 @@ pub fn rule_params(max_days: u8) -> BTreeMap<String, String> {
         ("brain_tie_break", "killer > key_person > nobody".into()),
         (
             "gap_tolerance",
-            format!("{:e}", crate::matrix_game::GAP_TOLERANCE),
+            format!("{:e}", gametab_solve::matrix_game::GAP_TOLERANCE),
         ),
     ]
     .into_iter()

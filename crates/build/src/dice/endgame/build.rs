@@ -9,7 +9,7 @@
 //! full LPs of 5.5 M nonzeros), the six-sided normal ones 1 s each (full LPs
 //! of 43.6 M nonzeros, which the full-LP build left unsolved), everything
 //! else under 1 s. The full LP is kept for the wild games of at most
-//! [`super::FULL_LP_MAX_WILD_BIDS`] bids, where it is the cheaper of the two
+//! [`FULL_LP_MAX_WILD_BIDS`](gametab_solve::endgame::FULL_LP_MAX_WILD_BIDS) bids, where it is the cheaper of the two
 //! (`cargo bench --bench endgame_methods` measures both on every game).
 
 use std::collections::BTreeMap;
@@ -21,9 +21,11 @@ use rayon::prelude::*;
 
 use gametab_games::dice::endgame::{Endgame, Player, Strategy, MAX_STRATEGY_SLOTS};
 
-use super::{cache, rows, solve, LpOptions, SolvedEndgame};
+use gametab_solve::endgame::{cache, solve, LpOptions, SolvedEndgame};
+
+use super::rows;
 use crate::options::BuildOptions;
-use crate::output::TableWriter;
+use crate::output::{write_atomically, TableWriter};
 
 /// The file of the endgame cache: beside the Murder Plan cache.
 pub fn cache_path(options: &BuildOptions) -> Option<PathBuf> {
@@ -93,8 +95,8 @@ fn fingerprint(options: LpOptions) -> String {
         "gametab {} dice endgame; HiGHS {}, tolerances 1e-10; full LP for wild games up to {} bids, else the double oracle to {:e}, warm start {}",
         env!("CARGO_PKG_VERSION"),
         options.method,
-        super::FULL_LP_MAX_WILD_BIDS,
-        super::oracle::IMPROVEMENT,
+        gametab_solve::endgame::FULL_LP_MAX_WILD_BIDS,
+        gametab_solve::endgame::oracle::IMPROVEMENT,
         options.warm_start
     )
 }
@@ -209,7 +211,7 @@ pub fn build(
             Some(dir) => std::fs::create_dir_all(dir).map_err(anyhow::Error::from),
             None => Ok(()),
         }
-        .and_then(|()| cache::save(path, &print, &solved));
+        .and_then(|()| write_atomically(path, &cache::encode(&print, &solved)?));
         if let Err(e) = saved {
             lines.push(format!(
                 "warning: cannot save the endgame cache {}: {e:#}",

@@ -11,9 +11,9 @@ use gametab_lookup::murder_plan::schema::MAX_DAYS;
 use rayon::prelude::*;
 
 use super::{state_text, StateColumns, DAYS, SUM_TOLERANCE, VALUE_TOLERANCE};
-use crate::matrix_game::{certify, Certificate, PayoffMatrix, StrategyPair, GAP_TOLERANCE};
 use crate::murder_plan::turns::{TurnTable, TurnTables};
 use crate::verify::report::{key_text, TableCheck};
+use gametab_solve::matrix_game::{certify, Certificate, PayoffMatrix, StrategyPair, GAP_TOLERANCE};
 
 /// One side's stored supports, grouped by dense key `d * STATE_COUNT +
 /// state`: the first row of the support and the full strategy vector over

@@ -16,7 +16,7 @@ pub struct BuildOptions {
     /// The progress lines on standard error ([`Progress::hidden`] for none).
     pub progress: Progress,
     /// LP back end of the matrix games (Murder Plan).
-    pub lp: crate::matrix_game::LpBackend,
+    pub lp: gametab_solve::matrix_game::LpBackend,
     /// File of the Murder Plan solved-game cache (bincode; see
     /// [`crate::murder_plan::cache`]), or `None` to solve everything afresh.
     pub cache: Option<PathBuf>,

@@ -11,7 +11,7 @@
 //! - Certificates: the payoff matrix of every such state is rebuilt from the
 //!   stored values of days_left - 1 (the brain's best choice after each
 //!   turn outcome), both stored strategies are certified on it
-//!   ([`crate::matrix_game::certify`]): the gap must be at most
+//!   ([`gametab_solve::matrix_game::certify`]): the gap must be at most
 //!   [`GAP_TOLERANCE`], the stored value must lie in the certified interval
 //!   (within [`VALUE_TOLERANCE`]) and the stored `gap` column must match.
 //! - Brain choices and win rates: recomputed from the stored values and
@@ -34,8 +34,8 @@ use certificates::{check_certificates, check_strategy, CertificateFiles};
 use super::files::LoadedFiles;
 use super::report::{key_text, TableCheck};
 use super::Sampling;
-use crate::matrix_game::GAP_TOLERANCE;
 use crate::murder_plan::turns::TurnTables;
+use gametab_solve::matrix_game::GAP_TOLERANCE;
 
 /// A support's probabilities must sum to 1 within this.
 pub const SUM_TOLERANCE: f64 = 1e-9;

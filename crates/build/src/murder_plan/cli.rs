@@ -11,7 +11,7 @@ use gametab_games::murder_plan::model::{LimitedCards, Offset, State, FORBID_MOVE
 use gametab_games::murder_plan::DaysLeft;
 
 use super::solver;
-use crate::matrix_game::LpBackend;
+use gametab_solve::matrix_game::LpBackend;
 
 /// Largest horizon the command accepts (the solve grows linearly with it).
 pub const MAX_SOLVE_DAYS: u8 = 30;

@@ -64,8 +64,8 @@ use blake2::digest::consts::U32;
 use blake2::{Blake2b, Digest};
 
 use super::digest::GameDigest;
-use crate::matrix_game::{Certificate, SolvedGame, StrategyPair};
 use crate::output::write_atomically;
+use gametab_solve::matrix_game::{Certificate, SolvedGame, StrategyPair};
 
 /// The first bytes of every cache file.
 pub const MAGIC: &[u8; 8] = b"GAMETABC";

@@ -12,7 +12,7 @@ use gametab_games::werewolf::{Event, EvidenceModel, Game, GameLog, Player, Poste
 use gametab_games::Error;
 
 fn example(name: &str) -> String {
-    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../scripts/examples/");
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/../../scripts/examples/");
     std::fs::read_to_string(format!("{path}{name}")).unwrap()
 }
 

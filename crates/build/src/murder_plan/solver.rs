@@ -19,7 +19,7 @@ use super::cache::GameCache;
 use super::digest::{game_digest, GameDigest};
 use super::successors::{StateSuccessors, Successors};
 use super::turns::{TurnTable, TurnTables};
-use crate::matrix_game::{
+use gametab_solve::matrix_game::{
     certify_sparse, GameSolver, LpBackend, OracleStats, PayoffMatrix, Payoffs, SolveError,
     SolveReport, SolvedGame, GAP_TOLERANCE,
 };

@@ -42,7 +42,6 @@ use gametab_games::dice::endgame::{
 
 use super::certificate::{self, Certificate};
 use super::{exact_value, LpSize, Method, SolvedEndgame};
-use crate::output::write_atomically;
 
 /// The first bytes of the file.
 pub const MAGIC: &[u8; 8] = b"GAMETABE";
@@ -306,11 +305,12 @@ pub fn load(path: &Path, fingerprint: &str) -> Result<Option<Vec<CachedGame>>> {
     Ok(Some(file.games))
 }
 
-/// Save `games` to `path` atomically.
+/// The bytes of the cache file of `games` (the layout of the module doc),
+/// for the build to write atomically.
 ///
 /// # Errors
-/// The file cannot be encoded or written.
-pub fn save(path: &Path, fingerprint: &str, games: &[SolvedEndgame]) -> Result<()> {
+/// The payload cannot be encoded.
+pub fn encode(fingerprint: &str, games: &[SolvedEndgame]) -> Result<Vec<u8>> {
     let mut cached: Vec<CachedGame> = games.iter().map(CachedGame::of).collect();
     cached.sort_by_key(|g| g.key);
     let file = CacheFile {
@@ -326,5 +326,5 @@ pub fn save(path: &Path, fingerprint: &str, games: &[SolvedEndgame]) -> Result<(
     bytes.extend_from_slice(&payload);
     let sum = checksum(&bytes);
     bytes.extend_from_slice(&sum);
-    write_atomically(path, &bytes)
+    Ok(bytes)
 }

@@ -926,7 +926,10 @@ fn a_wolf_viewer_is_pinned_and_projected_as_a_revealed_wolf() {
 }
 
 pub fn example(name: &str) -> String {
-    let path = format!("{}/../scripts/examples/{name}", env!("CARGO_MANIFEST_DIR"));
+    let path = format!(
+        "{}/../../scripts/examples/{name}",
+        env!("CARGO_MANIFEST_DIR")
+    );
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{path}: {e}"))
 }
 

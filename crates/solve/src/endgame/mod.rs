@@ -6,18 +6,16 @@
 //! recovered as a fraction.
 //!
 //! The rules and strategies are the games crate's
-//! ([`gametab_games::dice::endgame`]); the tables are written by [`rows`]
-//! and cached between builds by [`cache`].
+//! ([`gametab_games::dice::endgame`]); [`cache`] keeps solved games
+//! between builds, and the tables are written by `gametab-build`
+//! (`dice::endgame::rows`).
 
-pub mod build;
 pub mod cache;
 pub mod certificate;
-pub mod cli;
 pub mod growing_lp;
 pub mod lp;
 pub mod oracle;
 pub mod restricted;
-pub mod rows;
 
 use std::fmt;
 use std::time::Duration;
@@ -189,9 +187,9 @@ pub struct SolvedEndgame {
 }
 
 /// The method the build uses for `game`, by measured cost (instruction
-/// counts and times of `cargo bench --bench endgame_methods`, in
-/// [`build`]'s module doc): the full LP for the wild games with at most
-/// [`FULL_LP_MAX_WILD_BIDS`] bids, whose equilibria mix over much of the
+/// counts and times of `cargo bench --bench endgame_methods`, in the module
+/// doc of `gametab-build`'s `dice::endgame::build`): the full LP for the
+/// wild games with at most [`FULL_LP_MAX_WILD_BIDS`] bids, whose equilibria mix over much of the
 /// game so that the double oracle needs dozens of rounds for a small LP,
 /// the double oracle for every other game (from 1v1 with five sides on,
 /// 10 to 70 times fewer instructions than the full LP under normal rules).
@@ -237,7 +235,8 @@ pub fn solve_with(game: Endgame, options: LpOptions, method: Method) -> Result<S
 /// response), certified on the full game.
 ///
 /// # Errors
-/// A strategy outside the dense layout ([`build::fits`]), or the
+/// A strategy outside the dense layout
+/// ([`MAX_STRATEGY_SLOTS`](gametab_games::dice::endgame::MAX_STRATEGY_SLOTS)), or the
 /// certificate above [`MAX_EXPLOITABILITY`].
 pub fn certify_oracle(game: Endgame, found: oracle::OracleSolution) -> Result<SolvedEndgame> {
     let entries = found.entries.map(|list| {
