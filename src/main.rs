@@ -43,7 +43,7 @@ enum Command {
     /// Check a built table directory: manifest, digests, certificates, recomputed rows.
     Verify(gametab_build::verify::cli::VerifyArgs),
     /// Serve the tables over HTTP (JSON), reloading when a new set is published.
-    Serve(gametab::serve::ServeArgs),
+    Serve(gametab_serve::ServeArgs),
 }
 
 #[derive(Debug, clap::Args)]
@@ -138,7 +138,7 @@ fn run(out: &mut dyn Write) -> Result<()> {
         Command::Verify(args) => {
             gametab_build::verify::cli::run(&args, &registry::verifiers(), &mut { out })
         }
-        Command::Serve(args) => gametab::serve::run(args, &mut { out }),
+        Command::Serve(args) => gametab_serve::run(args, &mut { out }),
     }
 }
 

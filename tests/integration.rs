@@ -19,6 +19,7 @@ mod cli;
 mod cluedo;
 mod dice;
 mod dice_endgame;
+mod layout;
 mod lookup;
 mod moves;
 mod murder_plan;

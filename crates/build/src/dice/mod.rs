@@ -1,9 +1,8 @@
 //! Liar's Dice tables: bid probabilities, bidder posteriors and the
 //! published rule's decisions, computed by the engine of
 //! `gametab_games::dice` over a [`DiceGrid`] and written as Parquet.
-//! `cli` is the `gametab dice` subcommand.
+//! The `gametab dice` subcommand is `gametab_answers::dice`'s.
 
-pub mod cli;
 pub mod endgame;
 pub mod rows;
 
@@ -42,11 +41,11 @@ pub const GAME: GameBuild = GameBuild {
     commands: &[GameCommand {
         name: "dice",
         command: || {
-            command_of::<cli::DiceArgs>(
+            command_of::<gametab_answers::dice::cli::DiceArgs>(
                 "dice",
                 "Liar's Dice: odds of a standing bid, the bidder's posterior and advice",
             )
-            .subcommand(command_of::<endgame::cli::EndgameArgs>(
+            .subcommand(command_of::<gametab_answers::dice::endgame::EndgameArgs>(
                 "endgame",
                 "The exact equilibrium of a two-player endgame: value, my moves, the opponent's hand",
             ))
@@ -54,8 +53,8 @@ pub const GAME: GameBuild = GameBuild {
             .args_conflicts_with_subcommands(true)
         },
         run: |m, out| match m.subcommand() {
-            Some(("endgame", sub)) => endgame::cli::run(parse(sub)?, out),
-            _ => cli::run(parse(m)?, &mut { out }),
+            Some(("endgame", sub)) => gametab_answers::dice::endgame::run(parse(sub)?, out),
+            _ => gametab_answers::dice::cli::run(parse(m)?, &mut { out }),
         },
     }],
 };

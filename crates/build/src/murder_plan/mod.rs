@@ -6,16 +6,14 @@
 //! runs the backward induction with matrix-game dedupe by [`digest`], and
 //! [`tables`] turns the solution into Parquet tables; [`cache`] keeps solved
 //! games on disk between builds, keyed by the same digest. [`cli`] is
-//! `gametab murder-plan` (solve one state) and [`lookup_cli`] is `gametab
-//! lookup` (answer from built tables). The rules themselves live in
+//! `gametab murder-plan` (solve one state); `gametab lookup` (answer from
+//! built tables) is `gametab_answers::murder_plan::lookup_cli`. The rules themselves live in
 //! `gametab_games::murder_plan::model`.
 
 pub mod cache;
 pub mod cli;
 pub mod digest;
-pub mod documents;
 pub mod layers;
-pub mod lookup_cli;
 pub mod solver;
 pub mod successors;
 pub mod tables;
@@ -66,12 +64,12 @@ pub const GAME: GameBuild = GameBuild {
         GameCommand {
             name: "lookup",
             command: || {
-                command_of::<lookup_cli::LookupArgs>(
+                command_of::<gametab_answers::murder_plan::lookup_cli::LookupArgs>(
                     "lookup",
                     "Answer a Murder Plan query from built tables (lookup crate only, JSON output)",
                 )
             },
-            run: |m, out| lookup_cli::run(parse(m)?, &mut { out }),
+            run: |m, out| gametab_answers::murder_plan::lookup_cli::run(parse(m)?, &mut { out }),
         },
     ],
 };

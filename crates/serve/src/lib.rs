@@ -57,7 +57,7 @@ use engine::{EngineLimits, Engines};
 use params::ApiError;
 use set::Current;
 
-pub use gametab_build::logs::MAX_CLUEDO_EVENTS;
+pub use gametab_answers::logs::MAX_CLUEDO_EVENTS;
 
 /// Default limit on a request body (the POSTed logs): 1 MiB.
 pub const DEFAULT_MAX_BODY: usize = 1 << 20;
