@@ -16,7 +16,7 @@
 //! "certainty,most-likely"), `CLUEDO_THRESHOLDS` (default
 //! "0.5,0.67,0.8"), `CLUEDO_MODEL` (default `uniform-responder`).
 
-use gametab_build::cluedo::race::HAZARD_TURNS;
+use gametab_answers::cluedo::race::HAZARD_TURNS;
 use gametab_build::cluedo::simulate::{
     race_with, AccuseRule, Policy, RaceMemo, RaceResult, Responders, Table,
 };
@@ -120,7 +120,7 @@ fn main() {
         }
         // The opponents' hazard: of the opponents who reached their k-th
         // turn, the share that accused (rightly) at it; printed as the row
-        // of `gametab_build::cluedo::race::OPPONENT_HAZARD` for this N (entry j:
+        // of `gametab_answers::cluedo::race::OPPONENT_HAZARD` for this N (entry j:
         // an opponent who has made j suggestions, certain at turn j + 1;
         // the last entry pools every later turn).
         let rows = HAZARD_TURNS;

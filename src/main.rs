@@ -52,7 +52,7 @@ enum Command {
     #[command(after_help = "Examples:\n  gametab serve\n  \
         gametab serve --tables /srv/tables --addr 0.0.0.0:8080\n\n\
         Then open http://127.0.0.1:8080/ for the explorer page; the API is described at /v1/openapi.json.")]
-    Serve(gametab::serve::ServeArgs),
+    Serve(gametab_serve::ServeArgs),
     /// Print the shell completion script for a shell.
     #[command(after_help = "Examples:\n  \
         gametab completions bash > ~/.local/share/bash-completion/completions/gametab\n  \
@@ -208,7 +208,7 @@ fn run(out: &mut dyn Write) -> Result<()> {
         Command::Verify(args) => {
             gametab_build::verify::cli::run(&args, &registry::verifiers(), &mut { out })
         }
-        Command::Serve(args) => gametab::serve::run(args, &mut { out }),
+        Command::Serve(args) => gametab_serve::run(args, &mut { out }),
         Command::Completions { shell } => {
             // Into memory first: the generator panics on a failed write
             // (a reader gone), and a write error here must stay an error.

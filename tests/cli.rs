@@ -209,7 +209,7 @@ fn cluedo_advice_ranks_by_its_objective_and_reports_the_accusation() {
             .filter(|x| x["by"] == seat)
             .count();
         assert_eq!(o["suggestions"].as_u64().unwrap() as usize, made);
-        let h = gametab_build::cluedo::race::OPPONENT_HAZARD[1][made.min(9)];
+        let h = gametab_answers::cluedo::race::OPPONENT_HAZARD[1][made.min(9)];
         assert_eq!(f(&o["p_certain_next_turn"]), h);
         s *= 1.0 - h;
     }

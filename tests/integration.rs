@@ -21,6 +21,7 @@ mod completions;
 mod dice;
 mod dice_endgame;
 mod docs;
+mod layout;
 mod lookup;
 mod moves;
 mod murder_plan;

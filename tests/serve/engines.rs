@@ -1,4 +1,4 @@
-//! The engine pool under heavy legal logs (`src/serve/engine.rs`): the
+//! The engine pool under heavy legal logs (`crates/serve/src/engine.rs`): the
 //! time budget answers a 503 naming it, a full queue answers 503 at once,
 //! a request whose client went away stops its engine, and table requests
 //! are answered while every engine thread is busy.

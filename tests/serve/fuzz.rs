@@ -90,7 +90,7 @@ fn the_api_answers_every_generated_request_as_its_document_says() {
     // A generous engine budget: a generated log is small, and a 503 here
     // would mean an engine stuck on one.
     let server = Server::start(common::built_tables(), &["--engine-ms", "60000"]);
-    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("src/serve/openapi.json");
+    let spec = Path::new(env!("CARGO_MANIFEST_DIR")).join("crates/serve/src/openapi.json");
     let reports = tempfile::tempdir().unwrap();
     // Into a file, not a pipe: a full pipe would stall the run.
     let log = reports.path().join("schemathesis.log");

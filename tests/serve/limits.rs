@@ -1,5 +1,5 @@
 //! The server under a hostile but legal client: descriptors, timeouts and
-//! protocol errors (`src/serve/conn.rs`).
+//! protocol errors (`crates/serve/src/conn/`).
 //!
 //! The only timing bound asserted is the issue's own: with 300 idle or
 //! slowloris connections against a descriptor limit of 256, a normal

@@ -1,4 +1,4 @@
-//! The OpenAPI document (`src/serve/openapi.json`) and the router describe
+//! The OpenAPI document (`crates/serve/src/openapi.json`) and the router describe
 //! the same API: every route of the router is in the document and every
 //! operation of the document is a route, the running server serves the
 //! document at `/v1/openapi.json`, and answers every documented operation
@@ -16,7 +16,7 @@ const METHODS: [&str; 8] = [
 ];
 
 fn document() -> Value {
-    serde_json::from_str(gametab::serve::OPENAPI).expect("openapi.json is JSON")
+    serde_json::from_str(gametab_serve::OPENAPI).expect("openapi.json is JSON")
 }
 
 fn documented() -> BTreeSet<(String, String)> {
@@ -36,7 +36,7 @@ fn documented() -> BTreeSet<(String, String)> {
 fn the_document_and_the_router_list_the_same_operations() {
     let doc = document();
     assert_eq!(doc["openapi"], "3.1.0");
-    let routed: BTreeSet<(String, String)> = gametab::serve::endpoints()
+    let routed: BTreeSet<(String, String)> = gametab_serve::endpoints()
         .into_iter()
         .map(|e| (e.path.to_string(), e.method.to_string()))
         .collect();

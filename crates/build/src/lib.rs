@@ -1,21 +1,20 @@
-//! gametab-build: everything a table build runs, and (until they have a
-//! crate of their own) the game subcommands and the query documents.
+//! gametab-build: everything a table build runs but the LPs. Enumerations
+//! and row encoders (one module per game: [`murder_plan`], [`dice`],
+//! [`cluedo`], [`werewolf`]), the Parquet writer ([`parquet_write`],
+//! [`output`]), the build ([`pipeline`], [`publish`]), [`verify`] and the
+//! [`plots`]. [`registry`] is the build side of the one list of games that
+//! all of them iterate, each entry of the shape of [`game`] (with the
+//! game's subcommands, which `gametab-answers` answers); [`published`]
+//! reads the published numbers of the specs (one known-answer file the
+//! plots and tests read).
 //!
 //! **The crate rule** (the same for all four games): each game's rules,
-//! models and exact engines live in `gametab-games`; loading table sets and
-//! answering queries from them lives in `gametab-lookup` (schemas, Parquet
-//! reading, the manifest, `Tables`); the LPs (the matrix games and the
-//! Liar's Dice endgame, HiGHS) live in `gametab-solve`; this crate holds
-//! the rest of a build: enumerations and row encoders (one module per
-//! game: [`murder_plan`], [`dice`], [`cluedo`], [`werewolf`]), the Parquet
-//! writer ([`parquet_write`], [`output`]), the build ([`pipeline`],
-//! [`publish`]), [`verify`], the [`plots`], the game subcommands and their
-//! documents (which the HTTP server, the root package's `serve`, answers
-//! with too; [`logs`] bounds the game logs both read). [`registry`] is
-//! the one list of games that all of them iterate, each entry of the shape
-//! of [`game`]; [`published`] reads the published numbers of the specs
-//! (one known-answer file the plots and tests read). The `gametab` binary
-//! (the root package) wires the command line to them.
+//! models and exact engines live in `gametab-games`; loading table sets
+//! lives in `gametab-lookup`; answering queries and their documents in
+//! `gametab-answers`; the LPs (the matrix games and the Liar's Dice
+//! endgame, HiGHS) in `gametab-solve`; this crate holds the rest of a
+//! build. The `gametab` binary (the root package) wires the command line
+//! to them.
 //!
 //! Dependencies point one way: a game's module knows [`options`],
 //! [`output`], [`game`] and the solve crate, never the pipeline or the
@@ -31,7 +30,6 @@
 pub mod cluedo;
 pub mod dice;
 pub mod game;
-pub mod logs;
 pub mod murder_plan;
 pub mod options;
 pub mod output;
@@ -42,6 +40,5 @@ pub mod progress;
 pub mod publish;
 pub mod published;
 pub mod registry;
-pub mod table_set;
 pub mod verify;
 pub mod werewolf;

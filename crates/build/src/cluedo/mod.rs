@@ -1,5 +1,5 @@
-//! Cluedo: the few-candidate table builder and the `gametab cluedo`
-//! notebook command. The exact engine lives in `gametab_games::cluedo`,
+//! Cluedo: the few-candidate table builder (the `gametab cluedo` notebook
+//! command is `gametab_answers::cluedo`'s). The exact engine lives in `gametab_games::cluedo`,
 //! the table schema in `gametab_lookup::cluedo`; this module enumerates the tabulated family of
 //! canonical configurations, counts each exactly (in parallel) and writes
 //! `cluedo_few_candidates.parquet` sorted by its key.
@@ -12,9 +12,6 @@
 //! the 16 or 32 possible holder sets of every candidate (billions of rows),
 //! so those configurations are answered by the engine at query time.
 
-pub mod advice_cli;
-pub mod cli;
-pub mod race;
 pub mod simulate;
 
 use std::collections::BTreeMap;
@@ -56,15 +53,15 @@ pub const GAME: GameBuild = GameBuild {
     commands: &[GameCommand {
         name: "cluedo",
         command: || {
-            command_of::<cli::Args>(
+            command_of::<gametab_answers::cluedo::cli::Args>(
                 "cluedo",
                 "Cluedo: the exact notebook of a game log, and which suggestion to make",
                 "Examples:\n  gametab cluedo --log scripts/examples/cluedo-game.json\n  \
-             gametab cluedo --log scripts/examples/cluedo-game.json --advise --top 5\n\n\
-             The log's format: docs/cluedo.md.",
+                 gametab cluedo --log scripts/examples/cluedo-game.json --advise --top 5\n\n\
+                 The log's format: docs/cluedo.md.",
             )
         },
-        run: |m, out| cli::run(&parse(m)?, &mut { out }),
+        run: |m, out| gametab_answers::cluedo::cli::run(&parse(m)?, &mut { out }),
     }],
 };
 

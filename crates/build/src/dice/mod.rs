@@ -1,9 +1,8 @@
 //! Liar's Dice tables: bid probabilities, bidder posteriors and the
 //! published rule's decisions, computed by the engine of
 //! `gametab_games::dice` over a [`DiceGrid`] and written as Parquet.
-//! `cli` is the `gametab dice` subcommand.
+//! The `gametab dice` subcommand is `gametab_answers::dice`'s.
 
-pub mod cli;
 pub mod endgame;
 pub mod rows;
 
@@ -42,13 +41,13 @@ pub const GAME: GameBuild = GameBuild {
     commands: &[GameCommand {
         name: "dice",
         command: || {
-            command_of::<cli::DiceArgs>(
+            command_of::<gametab_answers::dice::cli::DiceArgs>(
                 "dice",
                 "Liar's Dice: odds of a standing bid, the bidder's posterior and advice",
                 "Example (4 players, the bid is five fives, I hold 1 5 5 2 3):\n  \
                  gametab dice --players 4 --bid 5x5 --mine 1,5,5,2,3",
             )
-            .subcommand(command_of::<endgame::cli::EndgameArgs>(
+            .subcommand(command_of::<gametab_answers::dice::endgame::EndgameArgs>(
                 "endgame",
                 "The exact equilibrium of a two-player endgame: value, my moves, the opponent's hand",
                 "Example (I hold 2 dice, showing 3 and 5; the opponent 1; bids so far 1x5 then 1x6):\n  \
@@ -58,8 +57,8 @@ pub const GAME: GameBuild = GameBuild {
             .args_conflicts_with_subcommands(true)
         },
         run: |m, out| match m.subcommand() {
-            Some(("endgame", sub)) => endgame::cli::run(parse(sub)?, out),
-            _ => cli::run(parse(m)?, &mut { out }),
+            Some(("endgame", sub)) => gametab_answers::dice::endgame::run(parse(sub)?, out),
+            _ => gametab_answers::dice::cli::run(parse(m)?, &mut { out }),
         },
     }],
 };

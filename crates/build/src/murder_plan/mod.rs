@@ -6,16 +6,14 @@
 //! runs the backward induction with matrix-game dedupe by [`digest`], and
 //! [`tables`] turns the solution into Parquet tables; [`cache`] keeps solved
 //! games on disk between builds, keyed by the same digest. [`cli`] is
-//! `gametab murder-plan` (solve one state) and [`lookup_cli`] is `gametab
-//! lookup` (answer from built tables). The rules themselves live in
+//! `gametab murder-plan` (solve one state); `gametab lookup` (answer from
+//! built tables) is `gametab_answers::murder_plan::lookup_cli`. The rules themselves live in
 //! `gametab_games::murder_plan::model`.
 
 pub mod cache;
 pub mod cli;
 pub mod digest;
-pub mod documents;
 pub mod layers;
-pub mod lookup_cli;
 pub mod solver;
 pub mod successors;
 pub mod tables;
@@ -66,7 +64,7 @@ pub const GAME: GameBuild = GameBuild {
         GameCommand {
             name: "lookup",
             command: || {
-                command_of::<lookup_cli::LookupArgs>(
+                command_of::<gametab_answers::murder_plan::lookup_cli::LookupArgs>(
                     "lookup",
                     "Murder Plan from the built tables: a state's value, strategies, moves, win rates (JSON)",
                     "Examples:\n  gametab lookup state --days 8 --brain 0,1 --killer 1,0\n  \
@@ -75,7 +73,7 @@ pub const GAME: GameBuild = GameBuild {
                      key person, as a,b with a, b in {0, 1} (docs/murder-plan.md).",
                 )
             },
-            run: |m, out| lookup_cli::run(parse(m)?, &mut { out }),
+            run: |m, out| gametab_answers::murder_plan::lookup_cli::run(parse(m)?, &mut { out }),
         },
     ],
 };

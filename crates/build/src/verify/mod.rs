@@ -83,7 +83,7 @@ pub fn verify(dir: &Path, sampling: &Sampling, games: &[GameVerifier]) -> Result
     // A directory without a manifest is checked (its report says what is
     // missing); no directory at all is refused, as every command refuses it.
     if !dir.is_dir() {
-        crate::table_set::require(dir)?;
+        gametab_answers::table_set::require(dir)?;
     }
     let (mut checks, loaded) = files::check_files(dir);
     // The games' checks are independent of each other, so they run in

@@ -1,5 +1,5 @@
-//! Werewolf: the table builder for the early-game family and the
-//! `gametab werewolf` command.
+//! Werewolf: the table builder for the early-game family (the
+//! `gametab werewolf` command is `gametab_answers::werewolf`'s).
 //!
 //! The engine (evidence model, exact posterior, scoring rules, published
 //! baseline) lives in `gametab_games::werewolf`, the table schema in
@@ -9,9 +9,6 @@
 //! writes the `werewolf_early` table, rows sorted by key so the file is the
 //! same whatever the thread count.
 
-pub mod cli;
-pub mod report;
-pub mod role_report;
 pub mod rows;
 
 use std::time::Instant;
@@ -36,7 +33,7 @@ pub const GAME: GameBuild = GameBuild {
     commands: &[GameCommand {
         name: "werewolf",
         command: || {
-            command_of::<cli::WerewolfArgs>(
+            command_of::<gametab_answers::werewolf::cli::WerewolfArgs>(
                 "werewolf",
                 "Werewolf: exact P(wolf) and P(role) per player, and the vote ranking, from a game log",
                 "Examples:\n  gametab werewolf --log scripts/examples/werewolf-demo.json\n  \
@@ -44,7 +41,7 @@ pub const GAME: GameBuild = GameBuild {
                  The log's format and its events: docs/werewolf.md.",
             )
         },
-        run: |m, out| cli::run(&parse(m)?, &mut { out }),
+        run: |m, out| gametab_answers::werewolf::cli::run(&parse(m)?, &mut { out }),
     }],
 };
 

@@ -19,7 +19,7 @@ use std::time::Instant;
 use anyhow::Result;
 use rayon::prelude::*;
 
-use gametab_games::dice::endgame::{Endgame, Player, Strategy, MAX_STRATEGY_SLOTS};
+use gametab_games::dice::endgame::{Endgame, Player};
 
 use gametab_solve::endgame::{cache, solve, LpOptions, SolvedEndgame};
 
@@ -33,58 +33,7 @@ pub fn cache_path(options: &BuildOptions) -> Option<PathBuf> {
     Some(path.with_file_name("dice_endgame_games.bin"))
 }
 
-/// The games of the default build: every game of three dice or fewer, 1v1,
-/// 2v1 and 1v2 with 1 to 6 sides under normal rules and 2 to 6 with wild
-/// ones (33 games; the published table's 29 and the four six-sided
-/// three-dice games it left blank or never had).
-pub fn default_games() -> Vec<Endgame> {
-    let mut games = Vec::new();
-    for (a, b) in [(1, 1), (2, 1), (1, 2)] {
-        for sides in 1..=6 {
-            games.extend(Endgame::new(a, b, sides, false));
-        }
-        for sides in 2..=6 {
-            games.extend(Endgame::new(a, b, sides, true));
-        }
-    }
-    games
-}
-
-/// The games `--endgame-frontier` adds: two dice each, three against one
-/// and one against three, with 2 to 6 sides, normal and wild, as far as
-/// they fit a dense strategy ([`fits`]).
-pub fn frontier_games() -> Vec<Endgame> {
-    let mut games = Vec::new();
-    for (a, b) in [(2, 2), (3, 1), (1, 3)] {
-        for sides in 2..=6 {
-            games.extend(Endgame::new(a, b, sides, false));
-            games.extend(Endgame::new(a, b, sides, true));
-        }
-    }
-    games.retain(|&g| fits(g));
-    games
-}
-
-/// Whether `game`'s strategies fit the dense layout of
-/// [`gametab_games::dice::endgame::Strategy`] within
-/// [`MAX_STRATEGY_SLOTS`] (the tables' readers refuse larger games).
-pub fn fits(game: Endgame) -> bool {
-    Player::BOTH
-        .iter()
-        .all(|&p| Strategy::slots(game, p) <= MAX_STRATEGY_SLOTS)
-}
-
-/// Why a table set may lack `game`, for an error message: the default
-/// build solves it, `--endgame-frontier` does, or no build does.
-pub fn where_solved(game: Endgame) -> &'static str {
-    if default_games().contains(&game) {
-        "the default build solves it; rebuild the tables"
-    } else if frontier_games().contains(&game) {
-        "`gametab build --endgame-frontier` solves it"
-    } else {
-        "no build solves it: its LP is beyond the frontier (see `gametab build --help`)"
-    }
-}
+pub use gametab_answers::dice::solved::{default_games, fits, frontier_games, where_solved};
 
 /// What produced a cached game: a change here invalidates the cache (a
 /// game solved by another method or tolerance would be a different,

@@ -11,10 +11,10 @@ use serde_json::json;
 use gametab_games::murder_plan::{DaysLeft, Offset};
 use gametab_lookup::murder_plan::MurderPlanTables;
 
-use crate::murder_plan::cli::{parse_days, parse_offset, StateArgs};
 use crate::murder_plan::documents::{
     moves_of, support_of, win_rates_document, Answer, Cards, MovesDocument, Side, StateDocument,
 };
+use crate::murder_plan::state::{parse_days, parse_offset, StateArgs};
 
 /// Arguments of `gametab lookup`.
 #[derive(Debug, Args)]

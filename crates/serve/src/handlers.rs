@@ -1,7 +1,7 @@
 //! The endpoints. Each turns its parameters into the same query value the
 //! CLI builds from its flags and prints the same document
 //! ([`lookup_cli::answer`], [`dice::cli::document`], [`cluedo::cli::json`],
-//! [`gametab_build::werewolf::cli::report`]): one serialisation for both.
+//! [`gametab_answers::werewolf::cli::report`]): one serialisation for both.
 //!
 //! Table answers carry the set's ETag and `Cache-Control: no-cache` (a
 //! client may keep them and revalidate; `If-None-Match` gives 304 until the
@@ -30,10 +30,10 @@ use super::body::PostBody;
 use super::params::{log_error, ApiError, Params};
 use super::set::LoadedSet;
 use super::App;
-use gametab_build::murder_plan::cli::StateArgs;
-use gametab_build::murder_plan::documents::Side;
-use gametab_build::murder_plan::lookup_cli::{self, Query};
-use gametab_build::{cluedo, dice};
+use gametab_answers::murder_plan::documents::Side;
+use gametab_answers::murder_plan::lookup_cli::{self, Query};
+use gametab_answers::murder_plan::state::StateArgs;
+use gametab_answers::{cluedo, dice};
 
 /// The parameters of a Murder Plan state, with the start state's defaults
 /// for everything but the positions.
@@ -466,12 +466,12 @@ pub(super) fn json_body(body: &[u8]) -> Result<&str, ApiError> {
 
 /// A POSTed Cluedo log and what it tells: 400 when the body is not JSON,
 /// 422 when it is no valid log or has more than
-/// [`gametab_build::logs::MAX_CLUEDO_EVENTS`] events.
+/// [`gametab_answers::logs::MAX_CLUEDO_EVENTS`] events.
 fn cluedo_log(body: &[u8]) -> Result<(CluedoLog, gametab_games::cluedo::Knowledge), ApiError> {
     let text = json_body(body)?;
     let log = CluedoLog::from_json(text)
         .map_err(|e| log_error(&anyhow::Error::from(e).context("invalid log")))?;
-    gametab_build::logs::check_cluedo_events(&log).map_err(|e| log_error(&e))?;
+    gametab_answers::logs::check_cluedo_events(&log).map_err(|e| log_error(&e))?;
     let knowledge = log
         .knowledge()
         .map_err(|e| log_error(&anyhow::Error::from(e).context("invalid log")))?;
@@ -544,7 +544,7 @@ pub async fn cluedo_advice(
 
 /// `GET /`: the explorer page.
 pub async fn explorer() -> Response {
-    let mut response = include_str!("explorer.html").into_response();
+    let mut response = include_str!("../../../src/serve/explorer.html").into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),

@@ -243,7 +243,7 @@ impl Params {
     /// 400 naming `name` when missing or not two components in {0, 1}.
     pub fn offset(&self, name: &str) -> Result<Offset, ApiError> {
         let text = self.required(name)?;
-        gametab_build::murder_plan::cli::parse_offset(text)
+        gametab_answers::murder_plan::state::parse_offset(text)
             .map_err(|e| ApiError::bad(name, format!("{name}: {e}")))
     }
 }

@@ -57,7 +57,7 @@ use engine::{EngineLimits, Engines};
 use params::ApiError;
 use set::Current;
 
-pub use gametab_build::logs::MAX_CLUEDO_EVENTS;
+pub use gametab_answers::logs::MAX_CLUEDO_EVENTS;
 
 /// Default limit on a request body (the POSTed logs): 1 MiB.
 pub const DEFAULT_MAX_BODY: usize = 1 << 20;
@@ -354,7 +354,7 @@ fn parse_addr(text: &str) -> std::result::Result<SocketAddr, String> {
 /// invalid `--cors-origin`.
 pub fn run(args: ServeArgs, out: &mut impl Write) -> Result<()> {
     memory::configure();
-    gametab_build::table_set::require(&args.tables)?;
+    gametab_answers::table_set::require(&args.tables)?;
     let current = Arc::new(
         Current::open(args.tables.clone(), args.cache_mib.saturating_mul(1 << 20))
             .with_context(|| format!("cannot serve {}", args.tables.display()))?,

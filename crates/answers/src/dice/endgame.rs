@@ -192,7 +192,7 @@ pub fn run(args: EndgameArgs, out: &mut dyn Write) -> Result<()> {
         format!(
             "the tables hold no {} endgame ({})",
             query.game,
-            super::build::where_solved(query.game)
+            super::solved::where_solved(query.game)
         )
     })?;
     let doc = document(stored, &query)?;

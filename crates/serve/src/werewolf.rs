@@ -17,7 +17,7 @@ use super::body::PostBody;
 use super::handlers::{engine_answer, json_body, to_json};
 use super::params::{log_error, ApiError, Params};
 use super::App;
-use gametab_build::werewolf;
+use gametab_answers::werewolf;
 
 /// Parse the rule and the log, and answer with the report; `roles`: read a
 /// side-only log as a role log without special roles.
@@ -44,7 +44,7 @@ async fn answer(
         let text = json_body(&body)?;
         let log: WerewolfLog = serde_json::from_str(text)
             .map_err(|e| log_error(&anyhow::Error::from(e).context("invalid log")))?;
-        gametab_build::logs::check_werewolf_events(&log).map_err(|e| log_error(&e))?;
+        gametab_answers::logs::check_werewolf_events(&log).map_err(|e| log_error(&e))?;
         // Everything wrong with a log that parsed is in the log: 422.
         let report = if roles {
             werewolf::cli::report_with_roles(&log, rule)

@@ -1,6 +1,6 @@
 //! `GET /v1/dice/endgame`: the exact equilibrium of a stored two-player
 //! Liar's Dice endgame at one point, the same document as `gametab dice
-//! endgame --json` ([`dice::endgame::cli::document`]).
+//! endgame --json` ([`dice::endgame::document`]).
 
 use std::sync::Arc;
 
@@ -11,8 +11,8 @@ use axum::response::Response;
 use super::handlers::{query_error, table_answer, to_json};
 use super::params::{ApiError, Params};
 use super::App;
-use dice::endgame::cli::{document, EndgameQuery};
-use gametab_build::dice;
+use dice::endgame::{document, EndgameQuery};
+use gametab_answers::dice;
 use gametab_games::dice::endgame::Endgame;
 
 /// The parameter a rules error of the endgame is about.
@@ -56,11 +56,11 @@ pub async fn dice_endgame(
         let sides = params.integer("sides", 6, 1..=6)?;
         let wild = params.boolean("wild", false)?;
         let history = params.get("history").unwrap_or("");
-        let (a, b) = dice::endgame::cli::parse_dice(dice)
-            .map_err(|e| ApiError::bad("dice", format!("{e:#}")))?;
+        let (a, b) =
+            dice::endgame::parse_dice(dice).map_err(|e| ApiError::bad("dice", format!("{e:#}")))?;
         let hand = params
             .get("hand")
-            .map(dice::endgame::cli::parse_hand)
+            .map(dice::endgame::parse_hand)
             .transpose()
             .map_err(|e| ApiError::bad("hand", format!("{e:#}")))?;
         let game = Endgame::new(a, b, sides as u8, wild).map_err(|e| endgame_error(e.into()))?;
@@ -78,7 +78,7 @@ pub async fn dice_endgame(
                 let stored = tables.game(query.game).map_err(|e| {
                     ApiError::status(
                         StatusCode::NOT_FOUND,
-                        format!("{e} ({})", dice::endgame::build::where_solved(query.game)),
+                        format!("{e} ({})", dice::solved::where_solved(query.game)),
                     )
                 })?;
                 to_json(&document(stored, &query).map_err(endgame_error)?)

@@ -1,0 +1,57 @@
+//! The workspace's layering, checked on cargo's own dependency graph: what
+//! only answers queries (`gametab-answers`) and the server
+//! (`gametab-serve`) never reach the solver's C++ (`highs-sys`, which
+//! needs cmake, libclang and a compile of HiGHS), while the build does.
+
+use std::path::Path;
+use std::process::Command;
+
+/// Every package `package` depends on, normal and build dependencies
+/// (what building it compiles), one name per line.
+fn dependencies(package: &str) -> Vec<String> {
+    let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
+    let out = Command::new(env!("CARGO"))
+        .args(["tree", "--offline", "--locked", "-e", "normal,build"])
+        .args(["--prefix", "none", "--format", "{p}", "-p", package])
+        .arg("--manifest-path")
+        .arg(&manifest)
+        .output()
+        .expect("cargo tree runs");
+    assert!(
+        out.status.success(),
+        "cargo tree -p {package}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .filter_map(|line| line.split_whitespace().next())
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn answering_and_serving_never_reach_highs() {
+    for package in ["gametab-answers", "gametab-serve"] {
+        let found = dependencies(package);
+        assert!(
+            found.iter().any(|name| name == "gametab-lookup"),
+            "{package}: {found:?}"
+        );
+        for solver in [
+            "highs-sys",
+            "highs",
+            "gametab-solve",
+            "gametab-build",
+            "cmake",
+        ] {
+            assert!(
+                !found.iter().any(|name| name == solver),
+                "{package} reaches {solver}"
+            );
+        }
+    }
+    // The check can fail: the build does link HiGHS.
+    let build = dependencies("gametab-build");
+    assert!(build.iter().any(|name| name == "highs-sys"), "{build:?}");
+}
