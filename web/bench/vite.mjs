@@ -10,12 +10,12 @@
 //
 //   node web/bench/vite.mjs TARBALL    (scripts/bench-web runs it)
 
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { CHROMIUM, startVite } from "../test/browser.mjs";
 
 const tarball = process.argv[2];
 if (!tarball) {
@@ -34,37 +34,7 @@ execFileSync("npm", ["install", "--no-save", "--no-audit", "--no-fund", "--ignor
   { cwd: app, stdio: "ignore" });
 execFileSync(join(app, "node_modules/.bin/vite"), ["build"], { cwd: app, stdio: "ignore" });
 
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-async function vite(args) {
-  const port = await freePort();
-  const child = spawn(join(app, "node_modules/.bin/vite"), [...args, "--host", "127.0.0.1", "--port", String(port), "--strictPort"],
-    { cwd: app, stdio: "ignore" });
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 300; i++) {
-    try {
-      if ((await fetch(url)).ok) return { url, child };
-    } catch {
-      // not yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill();
-  throw new Error(`vite ${args.join(" ")} did not start`);
-}
-
-const browser = await chromium.launch({
-  executablePath: "/usr/bin/chromium",
-  headless: true,
-  args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-    "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-});
+const browser = await chromium.launch(CHROMIUM);
 
 /** Navigation to the start's value on screen, in a fresh context; and what the page fetched. */
 async function load(url) {
@@ -83,7 +53,7 @@ async function load(url) {
 }
 
 async function measure(args) {
-  const server = await vite(args);
+  const server = await startVite(app, args);
   try {
     await load(server.url);
     const runs = [];

@@ -14,6 +14,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { extname, join } from "node:path";
 import { chromium } from "playwright-core";
+import { CHROMIUM } from "./browser.mjs";
 
 const dist = process.env.GAMETAB_WEB_DIST ?? new URL("../dist/", import.meta.url).pathname;
 const tablesDir = process.env.GAMETAB_TABLES;
@@ -58,12 +59,7 @@ test("the browser guide's page runs in chromium and shows the lookup crate's val
   });
   await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
   const profile = mkdtempSync(join(tmpdir(), "gametab-readme-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  const context = await chromium.launchPersistentContext(profile, CHROMIUM);
   try {
     const tab = await context.newPage();
     const problems = [];

@@ -14,12 +14,12 @@
 
 import { test } from "node:test";
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { cpSync, existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { chromium } from "playwright-core";
+import { CHROMIUM, startVite } from "./browser.mjs";
 
 const tarball = process.env.GAMETAB_WEB_TARBALL;
 const expectedFile = process.env.GAMETAB_EXPECTED;
@@ -72,47 +72,10 @@ test("the app type-checks with the package's declarations (tsc -b, strict, skipL
   execFileSync(bin("tsc"), ["-b"], { cwd: app, stdio: "pipe" });
 });
 
-async function freePort() {
-  const server = createServer();
-  await new Promise((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** Start `vite ARGS` on a free loopback port; resolves once it answers. */
-async function serve(args) {
-  const port = await freePort();
-  const child = spawn(bin("vite"), [...args, "--host", "127.0.0.1", "--port", String(port), "--strictPort"], {
-    cwd: app,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (d) => (output += d));
-  child.stderr.on("data", (d) => (output += d));
-  const url = `http://127.0.0.1:${port}/`;
-  for (let i = 0; i < 300; i++) {
-    if (child.exitCode !== null) throw new Error(`vite ${args.join(" ")} exited:\n${output}`);
-    try {
-      if ((await fetch(url)).ok) return { url, child, output: () => output };
-    } catch {
-      // not listening yet
-    }
-    await new Promise((r) => setTimeout(r, 100));
-  }
-  child.kill();
-  throw new Error(`vite ${args.join(" ")} did not answer in 30 s:\n${output}`);
-}
-
 /** Open the app, check its start, play turns until the game ends; returns what it saw. */
 async function play(url) {
   const profile = mkdtempSync(join(tmpdir(), "gametab-vite-"));
-  const context = await chromium.launchPersistentContext(profile, {
-    executablePath: "/usr/bin/chromium",
-    headless: true,
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-first-run",
-      "--disable-background-networking", "--disable-component-update", "--disable-sync"],
-  });
+  const context = await chromium.launchPersistentContext(profile, CHROMIUM);
   try {
     const tab = await context.newPage();
     const problems = [];
@@ -171,7 +134,7 @@ test("vite build, then vite preview: the app plays in chromium", async () => {
   execFileSync(bin("vite"), ["build"], { cwd: app, stdio: "pipe" });
   const built = execFileSync("ls", [join(app, "dist/assets")], { encoding: "utf8" });
   assert.doesNotMatch(built, /\.wasm/, "no stray .wasm asset: the module is carried as a module");
-  const server = await serve(["preview"]);
+  const server = await startVite(app, ["preview"]);
   try {
     const { requests } = await play(server.url);
     downloadedOnce(requests);
@@ -182,7 +145,7 @@ test("vite build, then vite preview: the app plays in chromium", async () => {
 
 test("vite (dev, a fresh pre-bundle): the app plays in chromium", async () => {
   rmSync(join(app, "node_modules/.vite"), { recursive: true, force: true });
-  const server = await serve([]);
+  const server = await startVite(app, []);
   try {
     const { requests } = await play(server.url);
     downloadedOnce(requests);
