@@ -1,5 +1,7 @@
 //! The `gametab` command line: thin glue from validated arguments to the
-//! library. `build`, `verify` and `serve` are the pipeline's own commands; every
+//! workspace's libraries (`crates/`: the build in `gametab-build`, the
+//! server in `gametab-serve`, the queries in `gametab-answers`). `build`,
+//! `verify` and `serve` are the pipeline's own commands; every
 //! other subcommand belongs to a game and comes from the game registry
 //! ([`gametab_build::registry::BUILDS`]), its arguments defined beside the game.
 //! `main` prints the error chain once and returns a non-zero exit code on
