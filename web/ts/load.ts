@@ -133,14 +133,7 @@ async function embedded(what: string, load: () => Promise<{ default: string | ((
     );
   }
   const parts = typeof text === "string" ? [text] : await text();
-  const decoded = parts.map(base64);
-  const out = new Uint8Array(decoded.reduce((n, p) => n + p.length, 0));
-  let at = 0;
-  for (const part of decoded) {
-    out.set(part, at);
-    at += part.length;
-  }
-  return out;
+  return concat(parts.map(base64));
 }
 
 function base64(text: string): Uint8Array {
