@@ -149,7 +149,7 @@ fn sampling_is_cumulative_over_the_stored_order() {
     for bad in [1.0, -0.01, f64::NAN] {
         assert!(matches!(
             t.sample_mastermind(8, state, bad),
-            Err(Error::OutOfRange { what: "u", .. })
+            Err(Error::OutOfRange { what: gametab_games::Argument::U, .. })
         ));
     }
 }
@@ -184,7 +184,7 @@ fn out_of_range_and_not_in_table() {
     assert!(matches!(
         t.value(9, start),
         Err(Error::OutOfRange {
-            what: "days_left",
+            what: gametab_games::Argument::DaysLeft,
             ..
         })
     ));

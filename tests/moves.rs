@@ -198,7 +198,7 @@ fn won_states_and_day_zero_have_no_moves() {
     assert!(matches!(
         mp.protagonist_moves(days(0), open),
         Err(Error::OutOfRange {
-            what: "days_left",
+            what: gametab_games::Argument::DaysLeft,
             ..
         })
     ));

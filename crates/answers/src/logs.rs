@@ -12,7 +12,7 @@
 use std::io::Read;
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use crate::error::{Error, Parameter, Result};
 
 /// Most bytes of a log file the CLI reads (16 MiB: ten times the longest
 /// Cluedo log the event limit allows, pretty-printed).
@@ -38,20 +38,32 @@ pub fn read_log(path: &Path) -> Result<String> {
 /// # Errors
 /// As [`read_log`].
 pub fn read_log_within(path: &Path, max_bytes: u64) -> Result<String> {
-    let file =
-        std::fs::File::open(path).with_context(|| format!("cannot read {}", path.display()))?;
+    let unreadable = |e: std::io::Error| {
+        Error::invalid(
+            Parameter::Log,
+            format!("cannot read {}: {e}", path.display()),
+        )
+    };
+    let file = std::fs::File::open(path).map_err(unreadable)?;
     let mut bytes = Vec::new();
     file.take(max_bytes + 1)
         .read_to_end(&mut bytes)
-        .with_context(|| format!("cannot read {}", path.display()))?;
+        .map_err(unreadable)?;
     if bytes.len() as u64 > max_bytes {
-        bail!(
-            "{} is over {max_bytes} bytes, the most a game log may hold; \
-             not read further",
-            path.display()
-        );
+        return Err(Error::invalid(
+            Parameter::Log,
+            format!(
+                "{} is over {max_bytes} bytes, the most a game log may hold; not read further",
+                path.display()
+            ),
+        ));
     }
-    String::from_utf8(bytes).with_context(|| format!("{} is not UTF-8 text", path.display()))
+    String::from_utf8(bytes).map_err(|e| {
+        Error::invalid(
+            Parameter::Log,
+            format!("{} is not UTF-8 text: {e}", path.display()),
+        )
+    })
 }
 
 /// Refuse a Cluedo log of more than [`MAX_CLUEDO_EVENTS`] events.
@@ -74,10 +86,13 @@ pub fn parse_log<T: serde::de::DeserializeOwned>(path: &Path, text: &str, game: 
         };
         let message = e.to_string();
         let hint = gametab_games::suggest::serde_hint(&message);
-        anyhow::anyhow!(
-            "{} is not a valid {game} game log: it {what}: {message}{hint} (the format: docs/{}.md; examples in scripts/examples/)",
-            path.display(),
-            game.to_lowercase()
+        Error::invalid(
+            Parameter::Log,
+            format!(
+                "{} is not a valid {game} game log: it {what}: {message}{hint} (the format: docs/{}.md; examples in scripts/examples/)",
+                path.display(),
+                game.to_lowercase()
+            ),
         )
     })
 }
@@ -85,7 +100,10 @@ pub fn parse_log<T: serde::de::DeserializeOwned>(path: &Path, text: &str, game: 
 pub fn check_cluedo_events(log: &gametab_games::cluedo::GameLog) -> Result<()> {
     let events = log.suggestions.len() + log.accusations.len() + log.facts.len();
     if events > MAX_CLUEDO_EVENTS {
-        bail!("the log has {events} events; at most {MAX_CLUEDO_EVENTS} are analysed");
+        return Err(Error::Refused {
+            event: None,
+            message: format!("the log has {events} events; at most {MAX_CLUEDO_EVENTS} are analysed"),
+        });
     }
     Ok(())
 }
@@ -97,7 +115,12 @@ pub fn check_cluedo_events(log: &gametab_games::cluedo::GameLog) -> Result<()> {
 pub fn check_werewolf_events(log: &gametab_games::werewolf::GameLog) -> Result<()> {
     let events = log.events.len();
     if events > MAX_WEREWOLF_EVENTS {
-        bail!("the log has {events} events; at most {MAX_WEREWOLF_EVENTS} are analysed");
+        return Err(Error::Refused {
+            event: None,
+            message: format!(
+                "the log has {events} events; at most {MAX_WEREWOLF_EVENTS} are analysed"
+            ),
+        });
     }
     Ok(())
 }
@@ -111,8 +134,8 @@ mod tests {
         // /dev/zero never ends: the reader stops one byte past the limit.
         let error = read_log_within(Path::new("/dev/zero"), 1000).unwrap_err();
         assert!(
-            format!("{error:#}").contains("over 1000 bytes"),
-            "{error:#}"
+            error.to_string().contains("over 1000 bytes"),
+            "{error}"
         );
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("log.json");
@@ -120,6 +143,9 @@ mod tests {
         assert_eq!(read_log_within(&path, 2).unwrap(), "{}");
         assert!(read_log_within(&path, 1).is_err());
         std::fs::write(&path, [0xff, 0xfe]).unwrap();
-        assert!(format!("{:#}", read_log_within(&path, 10).unwrap_err()).contains("not UTF-8"));
+        assert!(read_log_within(&path, 10)
+            .unwrap_err()
+            .to_string()
+            .contains("not UTF-8"));
     }
 }

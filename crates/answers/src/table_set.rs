@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use anyhow::{bail, Context, Result};
+use crate::error::{chain_text, Error, Result};
 use gametab_lookup::manifest::MANIFEST_FILE;
 use gametab_lookup::Tables;
 
@@ -29,11 +29,13 @@ pub fn require(dir: &Path) -> Result<()> {
     } else {
         "it has no manifest.json"
     };
-    bail!(
-        "no table set in {dir}: {what}. Build one with `scripts/build-tables` (or `gametab build \
-         --out {dir}`), or name one with --tables DIR or {TABLES_VARIABLE}=DIR",
-        dir = dir.display()
-    )
+    Err(Error::Tables {
+        message: format!(
+            "no table set in {dir}: {what}. Build one with `scripts/build-tables` (or `gametab \
+             build --out {dir}`), or name one with --tables DIR or {TABLES_VARIABLE}=DIR",
+            dir = dir.display()
+        ),
+    })
 }
 
 /// Open the table set in `dir` with the lookup crate.
@@ -42,5 +44,11 @@ pub fn require(dir: &Path) -> Result<()> {
 /// [`require`]'s refusal, or the lookup crate's when the set does not load.
 pub fn open(dir: &Path) -> Result<Tables> {
     require(dir)?;
-    Tables::open(dir).with_context(|| format!("cannot load the table set in {}", dir.display()))
+    Tables::open(dir).map_err(|e| Error::Tables {
+        message: format!(
+            "cannot load the table set in {}: {}",
+            dir.display(),
+            chain_text(&e)
+        ),
+    })
 }

@@ -18,7 +18,7 @@ pub enum Error {
     #[error("{what} is out of range: {detail}")]
     OutOfRange {
         /// The argument.
-        what: &'static str,
+        what: Argument,
         /// The value and the allowed range.
         detail: String,
     },
@@ -112,6 +112,221 @@ fn event_name(index: usize, event: Option<&str>) -> String {
     }
 }
 
+/// The argument an [`Error::OutOfRange`] is about, as data: a caller maps
+/// it to its own name for the input (the server's query parameter, the
+/// command line's flag, a Python keyword) with a `match`, never by reading
+/// the message. It displays as the words the messages use.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+#[non_exhaustive]
+pub enum Argument {
+    /// accusation
+    Accusation,
+    /// lover
+    Lover,
+    /// wolf
+    Wolf,
+    /// hunter
+    Hunter,
+    /// checked player
+    CheckedPlayer,
+    /// accuser
+    Accuser,
+    /// me
+    Me,
+    /// grid players
+    GridPlayers,
+    /// grid dice per player
+    GridDicePerPlayer,
+    /// grid reliabilities
+    GridReliabilities,
+    /// grid hand sizes
+    GridHandSizes,
+    /// grid total dice
+    GridTotalDice,
+    /// action
+    Action,
+    /// behaviour score
+    BehaviourScore,
+    /// bid
+    Bid,
+    /// bid count
+    BidCount,
+    /// bidder's dice
+    BiddersDice,
+    /// card
+    Card,
+    /// card list
+    CardList,
+    /// card set
+    CardSet,
+    /// days_left
+    DaysLeft,
+    /// deck
+    Deck,
+    /// early-game votes
+    EarlyGameVotes,
+    /// endgame
+    Endgame,
+    /// face
+    Face,
+    /// face class
+    FaceClass,
+    /// few-candidate configuration
+    FewCandidateConfiguration,
+    /// few-candidate configuration text
+    FewCandidateConfigurationText,
+    /// forbid_movement_left
+    ForbidMovementLeft,
+    /// game log
+    GameLog,
+    /// hand
+    Hand,
+    /// history
+    History,
+    /// model
+    Model,
+    /// my dice
+    MyDice,
+    /// names
+    Names,
+    /// objective
+    Objective,
+    /// player
+    Player,
+    /// player 1's dice
+    PlayerOnesDice,
+    /// player 2's dice
+    PlayerTwosDice,
+    /// players
+    Players,
+    /// policy
+    Policy,
+    /// reliability
+    Reliability,
+    /// responder
+    Responder,
+    /// responder weights
+    ResponderWeights,
+    /// role assignments
+    RoleAssignments,
+    /// role count
+    RoleCount,
+    /// role-model probability
+    RoleModelProbability,
+    /// roles
+    Roles,
+    /// room
+    Room,
+    /// seat
+    Seat,
+    /// seer accuracy
+    SeerAccuracy,
+    /// shown card
+    ShownCard,
+    /// sides
+    Sides,
+    /// solitaire game
+    SolitaireGame,
+    /// solitaire weights
+    SolitaireWeights,
+    /// special role
+    SpecialRole,
+    /// suggestion
+    Suggestion,
+    /// suggestion weights
+    SuggestionWeights,
+    /// total dice
+    TotalDice,
+    /// u
+    U,
+    /// viewer
+    Viewer,
+    /// vote weight
+    VoteWeight,
+    /// wolf sets
+    WolfSets,
+    /// wolves
+    Wolves,
+}
+
+impl Argument {
+    /// The argument in the words of the messages.
+    pub const fn text(self) -> &'static str {
+        match self {
+            Argument::Accusation => "accusation",
+            Argument::Lover => "lover",
+            Argument::Wolf => "wolf",
+            Argument::Hunter => "hunter",
+            Argument::CheckedPlayer => "checked player",
+            Argument::Accuser => "accuser",
+            Argument::Me => "me",
+            Argument::GridPlayers => "grid players",
+            Argument::GridDicePerPlayer => "grid dice per player",
+            Argument::GridReliabilities => "grid reliabilities",
+            Argument::GridHandSizes => "grid hand sizes",
+            Argument::GridTotalDice => "grid total dice",
+            Argument::Action => "action",
+            Argument::BehaviourScore => "behaviour score",
+            Argument::Bid => "bid",
+            Argument::BidCount => "bid count",
+            Argument::BiddersDice => "bidder's dice",
+            Argument::Card => "card",
+            Argument::CardList => "card list",
+            Argument::CardSet => "card set",
+            Argument::DaysLeft => "days_left",
+            Argument::Deck => "deck",
+            Argument::EarlyGameVotes => "early-game votes",
+            Argument::Endgame => "endgame",
+            Argument::Face => "face",
+            Argument::FaceClass => "face class",
+            Argument::FewCandidateConfiguration => "few-candidate configuration",
+            Argument::FewCandidateConfigurationText => "few-candidate configuration text",
+            Argument::ForbidMovementLeft => "forbid_movement_left",
+            Argument::GameLog => "game log",
+            Argument::Hand => "hand",
+            Argument::History => "history",
+            Argument::Model => "model",
+            Argument::MyDice => "my dice",
+            Argument::Names => "names",
+            Argument::Objective => "objective",
+            Argument::Player => "player",
+            Argument::PlayerOnesDice => "player 1's dice",
+            Argument::PlayerTwosDice => "player 2's dice",
+            Argument::Players => "players",
+            Argument::Policy => "policy",
+            Argument::Reliability => "reliability",
+            Argument::Responder => "responder",
+            Argument::ResponderWeights => "responder weights",
+            Argument::RoleAssignments => "role assignments",
+            Argument::RoleCount => "role count",
+            Argument::RoleModelProbability => "role-model probability",
+            Argument::Roles => "roles",
+            Argument::Room => "room",
+            Argument::Seat => "seat",
+            Argument::SeerAccuracy => "seer accuracy",
+            Argument::ShownCard => "shown card",
+            Argument::Sides => "sides",
+            Argument::SolitaireGame => "solitaire game",
+            Argument::SolitaireWeights => "solitaire weights",
+            Argument::SpecialRole => "special role",
+            Argument::Suggestion => "suggestion",
+            Argument::SuggestionWeights => "suggestion weights",
+            Argument::TotalDice => "total dice",
+            Argument::U => "u",
+            Argument::Viewer => "viewer",
+            Argument::VoteWeight => "vote weight",
+            Argument::WolfSets => "wolf sets",
+            Argument::Wolves => "wolves",
+        }
+    }
+}
+
+impl std::fmt::Display for Argument {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(self.text())
+    }
+}
+
 /// Result alias of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
@@ -133,7 +348,7 @@ mod tests {
             Error::Inconsistent("event 12 (vote 3 -> 1): player 3 is already dead".into())
         );
         let range = Error::OutOfRange {
-            what: "player",
+            what: crate::Argument::Player,
             detail: "9, allowed 1..=7".into(),
         }
         .at_event(2, None);

@@ -34,4 +34,4 @@ pub mod murder_plan;
 pub mod suggest;
 pub mod werewolf;
 
-pub use error::{Error, Result};
+pub use error::{Argument, Error, Result};

@@ -61,7 +61,7 @@ fn malformed_logs_are_typed_errors() {
         log.knowledge(),
         Err(LogError {
             event: LogEvent::Hand,
-            error: Error::OutOfRange { what: "card", .. }
+            error: Error::OutOfRange { what: gametab_games::Argument::Card, .. }
         })
     ));
     let seven = EXAMPLE.replace("\"players\": 4", "\"players\": 7");
@@ -188,6 +188,6 @@ fn logs_that_break_the_rules_are_refused_naming_the_entry() {
         .unwrap_err()
         .into();
     assert!(
-        matches!(&error, Error::OutOfRange { what: "card list", detail } if detail.starts_with("hand: "))
+        matches!(&error, Error::OutOfRange { what: gametab_games::Argument::CardList, detail } if detail.starts_with("hand: "))
     );
 }

@@ -322,15 +322,15 @@ fn bad_input_is_a_typed_error() {
     ));
     assert!(matches!(
         Face::new(0),
-        Err(Error::OutOfRange { what: "face", .. })
+        Err(Error::OutOfRange { what: gametab_games::Argument::Face, .. })
     ));
     assert!(matches!(
         Face::new(7),
-        Err(Error::OutOfRange { what: "face", .. })
+        Err(Error::OutOfRange { what: gametab_games::Argument::Face, .. })
     ));
     assert!(matches!(
         "5x7".parse::<Bid>(),
-        Err(Error::OutOfRange { what: "face", .. })
+        Err(Error::OutOfRange { what: gametab_games::Argument::Face, .. })
     ));
     assert!(matches!(
         "0x5".parse::<Bid>(),
@@ -338,16 +338,16 @@ fn bad_input_is_a_typed_error() {
     ));
     assert!(matches!(
         "five fives".parse::<Bid>(),
-        Err(Error::OutOfRange { what: "bid", .. })
+        Err(Error::OutOfRange { what: gametab_games::Argument::Bid, .. })
     ));
     assert!(matches!(
         "1,5,9".parse::<Hand>(),
-        Err(Error::OutOfRange { what: "face", .. })
+        Err(Error::OutOfRange { what: gametab_games::Argument::Face, .. })
     ));
     assert!(matches!(
         Reliability::new(-0.5),
         Err(Error::OutOfRange {
-            what: "reliability",
+            what: gametab_games::Argument::Reliability,
             ..
         })
     ));
@@ -357,7 +357,7 @@ fn bad_input_is_a_typed_error() {
     assert!(matches!(
         question(21, 0),
         Err(Error::OutOfRange {
-            what: "bid count",
+            what: gametab_games::Argument::BidCount,
             ..
         })
     ));

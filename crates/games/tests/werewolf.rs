@@ -466,7 +466,7 @@ fn too_many_wolf_sets_is_a_clear_error() {
         matches!(
             error,
             Error::OutOfRange {
-                what: "wolf sets",
+                what: gametab_games::Argument::WolfSets,
                 ..
             }
         ),

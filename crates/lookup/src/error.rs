@@ -94,7 +94,7 @@ pub enum Error {
     #[error("{what} is out of range: {detail}")]
     OutOfRange {
         /// The argument.
-        what: &'static str,
+        what: gametab_games::Argument,
         /// The value and the allowed range.
         detail: String,
     },

@@ -5,45 +5,19 @@
 use std::sync::Arc;
 
 use axum::extract::{RawQuery, State};
-use axum::http::{HeaderMap, StatusCode};
+use axum::http::HeaderMap;
 use axum::response::Response;
 
-use super::handlers::{query_error, table_answer, to_json};
+use super::handlers::{table_answer, to_json};
 use super::params::{ApiError, Params};
 use super::App;
-use dice::endgame::{document, EndgameQuery};
+use dice::endgame::{document, parse_history, stored_game, EndgameQuery};
 use gametab_answers::dice;
-use gametab_games::dice::endgame::Endgame;
 
-/// The parameter a rules error of the endgame is about.
-fn parameter_of(what: &str) -> &str {
-    match what {
-        "player 1's dice" | "player 2's dice" | "endgame" => "dice",
-        "bid" | "history" => "history",
-        other => other,
-    }
-}
-
-/// The error answer of a failed endgame query, naming its parameter.
-fn endgame_error(error: anyhow::Error) -> ApiError {
-    let mut answer = query_error(&error);
-    for cause in error.chain() {
-        let what = match cause.downcast_ref::<gametab_games::Error>() {
-            Some(gametab_games::Error::OutOfRange { what, .. }) => Some(*what),
-            _ => match cause.downcast_ref::<gametab_lookup::Error>() {
-                Some(gametab_lookup::Error::OutOfRange { what, .. }) => Some(*what),
-                _ => None,
-            },
-        };
-        if let Some(what) = what {
-            answer.parameter = Some(parameter_of(what).to_owned());
-            break;
-        }
-    }
-    answer
-}
-
-/// `GET /v1/dice/endgame?dice=2,1&sides=6&wild=false&hand=3,5&history=15,16`
+/// `GET /v1/dice/endgame?dice=2,1&sides=6&wild=false&hand=3,5&history=1x5,1x6`
+///
+/// A history in the old run-together form (`15,16`) is refused with a 400
+/// naming the bids to write instead.
 pub async fn dice_endgame(
     State(app): State<Arc<App>>,
     RawQuery(q): RawQuery,
@@ -56,32 +30,28 @@ pub async fn dice_endgame(
         let sides = params.integer("sides", 6, 1..=6)?;
         let wild = params.boolean("wild", false)?;
         let history = params.get("history").unwrap_or("");
-        let (a, b) =
-            dice::endgame::parse_dice(dice).map_err(|e| ApiError::bad("dice", format!("{e:#}")))?;
-        let hand = params
-            .get("hand")
-            .map(dice::endgame::parse_hand)
-            .transpose()
-            .map_err(|e| ApiError::bad("hand", format!("{e:#}")))?;
-        let game = Endgame::new(a, b, sides as u8, wild).map_err(|e| endgame_error(e.into()))?;
-        let query = EndgameQuery {
-            game,
-            history: history.to_owned(),
-            hand,
-        };
+        let read = parse_history(history);
+        if read.old_form {
+            return Err(ApiError::bad(
+                "history",
+                format!(
+                    "history '{history}': bids run together are the old form; write them as \
+                     COUNTxFACE: history={}",
+                    read.bids
+                ),
+            ));
+        }
+        let query = EndgameQuery::new(
+            dice,
+            sides as u8,
+            wild,
+            params.get("hand"),
+            history,
+        )?;
         set.answers
             .get_or_compute(format!("endgame {query:?}"), || {
-                let tables = set
-                    .tables
-                    .dice_endgame()
-                    .map_err(|e| query_error(&e.into()))?;
-                let stored = tables.game(query.game).map_err(|e| {
-                    ApiError::status(
-                        StatusCode::NOT_FOUND,
-                        format!("{e} ({})", dice::solved::where_solved(query.game)),
-                    )
-                })?;
-                to_json(&document(stored, &query).map_err(endgame_error)?)
+                let stored = stored_game(&set.tables, query.game)?;
+                to_json(&document(stored, &query)?)
             })
     })
 }

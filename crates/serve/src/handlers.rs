@@ -1,7 +1,10 @@
 //! The endpoints. Each turns its parameters into the same query value the
-//! CLI builds from its flags and prints the same document
-//! ([`lookup_cli::answer`], [`dice::cli::document`], [`cluedo::cli::json`],
-//! [`gametab_answers::werewolf::cli::report`]): one serialisation for both.
+//! CLI builds from its flags and sends the same document
+//! ([`murder_plan::document`], [`dice::bid::document`],
+//! [`cluedo::notebook::document`], [`cluedo::advice::document`],
+//! [`gametab_answers::werewolf::posterior::document`]): one serialisation
+//! for both. A query's refusal is its typed `gametab_answers::Error`,
+//! answered through `From` into [`ApiError`].
 //!
 //! Table answers carry the set's ETag and `Cache-Control: no-cache` (a
 //! client may keep them and revalidate; `If-None-Match` gives 304 until the
@@ -28,11 +31,12 @@ use gametab_games::murder_plan::DaysLeft;
 
 use super::body::PostBody;
 use super::params::{log_error, ApiError, Params};
+use gametab_answers::Error as QueryError;
 use super::set::LoadedSet;
 use super::App;
 use gametab_answers::murder_plan::documents::Side;
-use gametab_answers::murder_plan::lookup_cli::{self, Query};
 use gametab_answers::murder_plan::state::StateArgs;
+use gametab_answers::murder_plan::{self, Query};
 use gametab_answers::{cluedo, dice};
 
 /// The parameters of a Murder Plan state, with the start state's defaults
@@ -77,52 +81,6 @@ fn side(params: &Params) -> Result<Side, ApiError> {
             format!("side: '{other}' is neither mastermind nor protagonists"),
         )),
     }
-}
-
-/// Name the query parameter behind an engine's or a table's range error.
-fn parameter_of(what: &str) -> &str {
-    match what {
-        "days_left" => "days",
-        "bid count" | "bid" | "face" | "face class" => "bid",
-        "my dice" => "mine",
-        "bidder's dice" => "bidder_dice",
-        "total dice" => "total_dice",
-        other => other,
-    }
-}
-
-/// The error answer of a failed query: a range error is a 400 naming the
-/// parameter, a key outside the tables a 404, a contradiction in the input
-/// a 422.
-pub(super) fn query_error(error: &anyhow::Error) -> ApiError {
-    let message = format!("{error:#}");
-    for cause in error.chain() {
-        if let Some(e) = cause.downcast_ref::<gametab_lookup::Error>() {
-            return match e {
-                gametab_lookup::Error::OutOfRange { what, .. } => {
-                    ApiError::bad(parameter_of(what), message)
-                }
-                gametab_lookup::Error::NotInTable { .. } => {
-                    ApiError::status(StatusCode::NOT_FOUND, message)
-                }
-                _ => ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, message),
-            };
-        }
-        if let Some(e) = cause.downcast_ref::<gametab_games::Error>() {
-            return match e {
-                gametab_games::Error::OutOfRange { what, .. } => {
-                    ApiError::bad(parameter_of(what), message)
-                }
-                gametab_games::Error::Inconsistent(_) | gametab_games::Error::AtEvent { .. } => {
-                    ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, message)
-                }
-                gametab_games::Error::Budget(_) => {
-                    ApiError::status(StatusCode::SERVICE_UNAVAILABLE, message)
-                }
-            };
-        }
-    }
-    ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, message)
 }
 
 /// Name the answering set on a response.
@@ -211,8 +169,8 @@ fn murder_plan(
                 let mp = set
                     .tables
                     .murder_plan()
-                    .map_err(|e| query_error(&e.into()))?;
-                to_json(&lookup_cli::answer(mp, &query).map_err(|e| query_error(&e))?)
+                    .map_err(gametab_answers::Error::from)?;
+                to_json(&murder_plan::document(mp, &query)?)
             })
     })
 }
@@ -383,7 +341,7 @@ pub async fn dice_bid(
             &[
                 "players",
                 "bid",
-                "mine",
+                "hand",
                 "rel",
                 "wild",
                 "total_dice",
@@ -398,34 +356,28 @@ pub async fn dice_bid(
             .required("bid")?
             .parse()
             .map_err(|e: gametab_games::Error| ApiError::bad("bid", format!("bid: {e}")))?;
-        let mine: Hand = params
-            .required("mine")?
+        let hand: Hand = params
+            .required("hand")?
             .parse()
-            .map_err(|e: gametab_games::Error| ApiError::bad("mine", format!("mine: {e}")))?;
-        let args = dice::cli::DiceArgs {
+            .map_err(|e: gametab_games::Error| ApiError::bad("hand", format!("hand: {e}")))?;
+        let args = dice::bid::DiceArgs {
             players,
             bid,
-            mine,
-            rel: dice::cli::parse_reliability(params.get("rel").unwrap_or("2"))
+            hand: Some(hand),
+            mine: None,
+            rel: dice::bid::parse_reliability(params.get("rel").unwrap_or("2"))
                 .map_err(|e| ApiError::bad("rel", format!("rel: {e}")))?,
             wild: params.boolean("wild", false)?,
             total_dice: params
                 .get("total_dice")
                 .map(|_| params.integer("total_dice", 0, 2..=max))
                 .transpose()?,
-            bidder_dice: params.integer("bidder_dice", dice::cli::DICE_PER_PLAYER, 1..=max)?,
+            bidder_dice: params.integer("bidder_dice", dice::bid::DICE_PER_PLAYER, 1..=max)?,
             json: true,
         };
         set.answers.get_or_compute(format!("dice {args:?}"), || {
-            let situation = args.situation().map_err(|e| {
-                let mut error = query_error(&e);
-                // Without total_dice, the total comes from the players.
-                if error.parameter.as_deref() == Some("total_dice") && args.total_dice.is_none() {
-                    error.parameter = Some("players".into());
-                }
-                error
-            })?;
-            to_json(&dice::cli::document(args.players, &situation))
+            let situation = args.situation()?;
+            to_json(&dice::bid::document(args.players, &situation))
         })
     })
 }
@@ -470,11 +422,11 @@ pub(super) fn json_body(body: &[u8]) -> Result<&str, ApiError> {
 fn cluedo_log(body: &[u8]) -> Result<(CluedoLog, gametab_games::cluedo::Knowledge), ApiError> {
     let text = json_body(body)?;
     let log = CluedoLog::from_json(text)
-        .map_err(|e| log_error(&anyhow::Error::from(e).context("invalid log")))?;
-    gametab_answers::logs::check_cluedo_events(&log).map_err(|e| log_error(&e))?;
+        .map_err(|e| log_error(QueryError::from_log(e).context("invalid log")))?;
+    gametab_answers::logs::check_cluedo_events(&log).map_err(log_error)?;
     let knowledge = log
         .knowledge()
-        .map_err(|e| log_error(&anyhow::Error::from(e).context("invalid log")))?;
+        .map_err(|e| log_error(QueryError::from_cluedo_log(e).context("invalid log")))?;
     Ok((log, knowledge))
 }
 
@@ -494,8 +446,8 @@ pub async fn cluedo_notebook(
     })();
     engine_answer(&app, Arc::clone(&set), prepared, move |(model, body)| {
         let (log, knowledge) = cluedo_log(&body)?;
-        let notebook = analyse(&knowledge, model)?;
-        to_json(&cluedo::cli::json(&log, &notebook))
+        let notebook = analyse(&knowledge, model).map_err(|e| log_error(QueryError::from_log(e)))?;
+        to_json(&cluedo::notebook::document(&log, &notebook))
     })
     .await
 }
@@ -534,8 +486,8 @@ pub async fn cluedo_advice(
                     ));
                 }
             }
-            let doc = cluedo::advice_cli::document(&log, &knowledge, model, room.as_deref(), top)
-                .map_err(|e| log_error(&e))?;
+            let doc = cluedo::advice::document(&log, &knowledge, model, room.as_deref(), top)
+                .map_err(log_error)?;
             to_json(&doc)
         },
     )

@@ -4,14 +4,17 @@
 //! list of parameters: an unknown or repeated parameter, a missing required
 //! one, or a value that does not parse is a 400 whose JSON body names the
 //! parameter (`{"error": "...", "parameter": "..."}`). Every other error
-//! answer of the server is the same document ([`ApiError`]); a log an
-//! engine refuses is named by [`log_error`], the one place that decides
-//! which part of a body a 422 blames.
+//! answer of the server is the same document ([`ApiError`]), made from a
+//! query's typed refusal (`gametab_answers::Error`) by `From`, and turned
+//! into a response by `IntoResponse`; a log an engine refuses is named by
+//! [`log_error`], the one place that decides which part of a body a 422
+//! blames.
 
 use axum::http::{header, HeaderValue, StatusCode};
 use axum::response::{IntoResponse, Response};
 use serde_json::json;
 
+use gametab_answers::{Error as QueryError, Parameter};
 use gametab_games::murder_plan::{DaysLeft, Offset};
 
 /// An error answer: a status and a message, naming the parameter at fault
@@ -80,38 +83,46 @@ impl IntoResponse for ApiError {
     }
 }
 
-/// The 422 of a log that parses but that the rules or an engine refuse,
-/// naming the part of the body at fault: `body` (the engines' errors do not
-/// yet say which event they are about; when one does, this is the place to
-/// name it, e.g. `events[12]`). A spent budget is the 503 of
-/// [`super::engine::budget_error`] instead, found anywhere in the chain.
-pub fn log_error(error: &anyhow::Error) -> ApiError {
-    for cause in error.chain() {
-        let exceeded = match cause.downcast_ref::<gametab_games::Error>() {
-            Some(gametab_games::Error::Budget(exceeded)) => Some(*exceeded),
-            _ => match cause.downcast_ref::<gametab_lookup::Error>() {
-                Some(gametab_lookup::Error::Budget(exceeded)) => Some(*exceeded),
-                _ => None,
-            },
-        };
-        if let Some(exceeded) = exceeded {
-            return ApiError::status(
-                StatusCode::SERVICE_UNAVAILABLE,
-                format!("the engine stopped: {exceeded}"),
-            );
+impl From<QueryError> for ApiError {
+    /// A query's refusal as its answer: an input out of range is a 400
+    /// naming the parameter, a key the tables do not hold a 404, a
+    /// refusal of the input as a whole a 422, a spent budget a 503, a table
+    /// set that does not load a 422 (the answer of a set that cannot
+    /// answer it). A refused game log is [`log_error`]'s.
+    fn from(error: QueryError) -> ApiError {
+        let message = error.to_string();
+        match error {
+            QueryError::Invalid {
+                parameter: Parameter::Log,
+                ..
+            } => ApiError::about(StatusCode::UNPROCESSABLE_ENTITY, "body", message),
+            QueryError::Invalid { parameter, .. } => ApiError::bad(parameter.name(), message),
+            QueryError::NotInTables { .. } => ApiError::status(StatusCode::NOT_FOUND, message),
+            QueryError::Budget(_) => ApiError::status(StatusCode::SERVICE_UNAVAILABLE, message),
+            _ => ApiError::status(StatusCode::UNPROCESSABLE_ENTITY, message),
         }
     }
-    ApiError::about(
-        StatusCode::UNPROCESSABLE_ENTITY,
-        "body",
-        format!("{error:#}"),
-    )
 }
 
 impl From<gametab_games::Error> for ApiError {
-    /// An engine's refusal of a log ([`log_error`]).
+    /// An engine's refusal of a POSTed log ([`log_error`]); a spent budget
+    /// (what [`gametab_games::budget::Budget::run`] returns when it ran
+    /// out) is a 503.
     fn from(error: gametab_games::Error) -> ApiError {
-        log_error(&error.into())
+        log_error(QueryError::from_log(error))
+    }
+}
+
+/// The answer to a POSTed log that parses but that the rules or an engine
+/// refuse: a 422 naming the part of the body at fault, `body` (the
+/// engines' errors carry the event's index; naming `events[12]` would be
+/// the place to use it). A spent budget is a 503.
+pub fn log_error(error: QueryError) -> ApiError {
+    match error {
+        QueryError::Refused { .. } => {
+            ApiError::about(StatusCode::UNPROCESSABLE_ENTITY, "body", error.to_string())
+        }
+        other => ApiError::from(other),
     }
 }
 

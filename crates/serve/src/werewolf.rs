@@ -18,6 +18,7 @@ use super::handlers::{engine_answer, json_body, to_json};
 use super::params::{log_error, ApiError, Params};
 use super::App;
 use gametab_answers::werewolf;
+use gametab_answers::Error as QueryError;
 
 /// Parse the rule and the log, and answer with the report; `roles`: read a
 /// side-only log as a role log without special roles.
@@ -42,16 +43,20 @@ async fn answer(
     })();
     engine_answer(&app, Arc::clone(&set), prepared, move |(rule, body)| {
         let text = json_body(&body)?;
-        let log: WerewolfLog = serde_json::from_str(text)
-            .map_err(|e| log_error(&anyhow::Error::from(e).context("invalid log")))?;
-        gametab_answers::logs::check_werewolf_events(&log).map_err(|e| log_error(&e))?;
+        let log: WerewolfLog = serde_json::from_str(text).map_err(|e| {
+            log_error(QueryError::Refused {
+                event: None,
+                message: format!("invalid log: {e}"),
+            })
+        })?;
+        gametab_answers::logs::check_werewolf_events(&log).map_err(log_error)?;
         // Everything wrong with a log that parsed is in the log: 422.
         let report = if roles {
-            werewolf::cli::report_with_roles(&log, rule)
+            werewolf::posterior::document_with_roles(&log, rule)
         } else {
-            werewolf::cli::report(&log, rule)
+            werewolf::posterior::document(&log, rule)
         }
-        .map_err(|e| log_error(&e))?;
+        .map_err(log_error)?;
         to_json(&report)
     })
     .await

@@ -2,14 +2,22 @@
 //! endgame at one point (the bids so far, my hand): the game value, my
 //! equilibrium action probabilities and the posterior over the opponent's
 //! hand, as text or JSON. `GET /v1/dice/endgame` answers with the same
-//! document ([`document`]).
+//! document ([`document`]; [`render`] writes it for the terminal).
+//!
+//! A history is written as bids, `COUNTxFACE` separated by commas
+//! (`1x5,2x3`), as everywhere else. The run-together form of older
+//! versions (`15,23`, the tables' action codes) is read by
+//! [`parse_history`], which says so: the command line accepts it with a
+//! warning, the server refuses it naming the bids to write instead.
 
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{bail, Context, Result};
 use clap::Args;
 use serde::Serialize;
+
+use crate::error::{Error, Parameter, Result};
+use gametab_games::Argument;
 
 use gametab_games::dice::endgame::{Endgame, Player};
 use gametab_lookup::dice::{EndgamePoint, StoredEndgame};
@@ -29,7 +37,7 @@ pub struct EndgameArgs {
     /// The hand of the player to move, e.g. 3,5.
     #[arg(long)]
     pub hand: Option<String>,
-    /// The bids so far, e.g. 15,16 or 1x5,1x6 (none: the opening).
+    /// The bids so far as COUNTxFACE, e.g. 1x5,2x3 (none: the opening).
     #[arg(long, default_value = "")]
     pub history: String,
     /// The table set: a directory `gametab build` wrote.
@@ -40,7 +48,7 @@ pub struct EndgameArgs {
         env = "GAMETAB_TABLES"
     )]
     pub tables: PathBuf,
-    /// Print JSON instead of text.
+    /// Print the answer's JSON document instead of text.
     #[arg(long)]
     pub json: bool,
 }
@@ -61,15 +69,21 @@ pub struct EndgameQuery {
 /// # Errors
 /// Anything but two numbers separated by a comma.
 pub fn parse_dice(text: &str) -> Result<(u8, u8)> {
+    let number = |part: &str| {
+        part.parse::<u8>().map_err(|e| {
+            Error::invalid(
+                Parameter::Dice,
+                format!("dice '{text}': '{part}' is not a number: {e}"),
+            )
+        })
+    };
     let parts: Vec<&str> = text.split(',').map(str::trim).collect();
     match parts[..] {
-        [a, b] => Ok((
-            a.parse()
-                .with_context(|| format!("dice '{text}': '{a}' is not a number"))?,
-            b.parse()
-                .with_context(|| format!("dice '{text}': '{b}' is not a number"))?,
+        [a, b] => Ok((number(a)?, number(b)?)),
+        _ => Err(Error::invalid(
+            Parameter::Dice,
+            format!("dice '{text}': write the two players' dice as A,B (e.g. 2,1)"),
         )),
-        _ => bail!("dice '{text}': write the two players' dice as A,B (e.g. 2,1)"),
     }
 }
 
@@ -80,11 +94,62 @@ pub fn parse_dice(text: &str) -> Result<(u8, u8)> {
 pub fn parse_hand(text: &str) -> Result<Vec<u8>> {
     text.split(',')
         .map(|f| {
-            f.trim()
-                .parse()
-                .with_context(|| format!("hand '{text}': '{}' is not a face", f.trim()))
+            f.trim().parse().map_err(|e| {
+                Error::invalid(
+                    Parameter::Hand,
+                    format!("hand '{text}': '{}' is not a face: {e}", f.trim()),
+                )
+            })
         })
         .collect()
+}
+
+/// A history as the command line or the server got it: the bids written
+/// `COUNTxFACE`, and whether the old run-together form (`15` for `1x5`)
+/// was read.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct HistoryText {
+    /// The bids, `COUNTxFACE` separated by commas.
+    pub bids: String,
+    /// Some bid was written in the old run-together form.
+    pub old_form: bool,
+}
+
+/// Read a history, rewriting bids in the old run-together form (two
+/// digits, count then face: `15,23`) as `COUNTxFACE` (`1x5,2x3`). Other
+/// text is left for the game to judge.
+pub fn parse_history(text: &str) -> HistoryText {
+    let mut old_form = false;
+    let bids: Vec<String> = text
+        .split(',')
+        .map(str::trim)
+        .filter(|p| !p.is_empty())
+        .map(|part| {
+            let bytes = part.as_bytes();
+            if bytes.len() == 2 && bytes.iter().all(u8::is_ascii_digit) {
+                old_form = true;
+                format!("{}x{}", char::from(bytes[0]), char::from(bytes[1]))
+            } else {
+                part.to_owned()
+            }
+        })
+        .collect();
+    HistoryText {
+        bids: bids.join(","),
+        old_form,
+    }
+}
+
+/// The parameter an endgame query's refusal is about: a bid, a face or a
+/// history is the `history`'s, a hand the `hand`'s, a player's dice, the
+/// sides or the game the `dice`' or `sides`'.
+fn endgame_parameter(argument: Argument) -> Option<Parameter> {
+    match argument {
+        Argument::Bid | Argument::BidCount | Argument::Face | Argument::History => {
+            Some(Parameter::History)
+        }
+        other => Parameter::of_argument(other),
+    }
 }
 
 impl EndgameQuery {
@@ -101,7 +166,8 @@ impl EndgameQuery {
         history: &str,
     ) -> Result<EndgameQuery> {
         let (a, b) = parse_dice(dice)?;
-        let game = Endgame::new(a, b, sides, wild)?;
+        let game = Endgame::new(a, b, sides, wild)
+            .map_err(|e| Error::from_games(e, endgame_parameter))?;
         let hand = hand.map(parse_hand).transpose()?;
         Ok(EndgameQuery {
             game,
@@ -154,7 +220,9 @@ pub struct EndgameDocument {
 /// The history or the hand does not fit the game.
 pub fn document(stored: &StoredEndgame, query: &EndgameQuery) -> Result<EndgameDocument> {
     let game = stored.game;
-    let point = stored.at(&query.history, query.hand.as_deref())?;
+    let point = stored
+        .at(&query.history, query.hand.as_deref())
+        .map_err(|e| Error::from_lookup(e, endgame_parameter))?;
     Ok(EndgameDocument {
         game: GameSummary {
             dice_one: game.dice(Player::One),
@@ -178,33 +246,51 @@ pub fn document(stored: &StoredEndgame, query: &EndgameQuery) -> Result<EndgameD
 /// # Errors
 /// Invalid arguments, tables that cannot be opened or do not hold the game,
 /// or `out` refusing the answer.
-pub fn run(args: EndgameArgs, out: &mut dyn Write) -> Result<()> {
+pub fn run(args: EndgameArgs, out: &mut dyn Write) -> crate::cli::Result<()> {
+    let history = parse_history(&args.history);
+    if history.old_form {
+        crate::cli::warn(&format!(
+            "--history {}: bids run together are the old form; write them as COUNTxFACE: --history {}",
+            args.history, history.bids
+        ));
+    }
     let query = EndgameQuery::new(
         &args.dice,
         args.sides,
         args.wild,
         args.hand.as_deref(),
-        &args.history,
+        &history.bids,
     )
-    .context("invalid endgame")?;
+    .map_err(|e| e.context("invalid endgame"))?;
     let tables = crate::table_set::open(&args.tables)?;
-    let stored = tables.dice_endgame()?.game(query.game).with_context(|| {
-        format!(
-            "the tables hold no {} endgame ({})",
-            query.game,
-            super::solved::where_solved(query.game)
-        )
-    })?;
+    let stored = stored_game(&tables, query.game)?;
     let doc = document(stored, &query)?;
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&doc)?)?;
+    let text = if args.json {
+        crate::cli::pretty(&doc)?
     } else {
-        out.write_all(describe(&doc).as_bytes())?;
-    }
+        render(&doc)
+    };
+    out.write_all(text.as_bytes())?;
     Ok(())
 }
 
-fn describe(doc: &EndgameDocument) -> String {
+/// The stored game of `game` in `tables`.
+///
+/// # Errors
+/// [`Error::Tables`] when the endgame tables do not load;
+/// [`Error::NotInTables`] when they do not hold the game, saying which
+/// build solves it.
+pub fn stored_game(
+    tables: &gametab_lookup::Tables,
+    game: Endgame,
+) -> Result<&StoredEndgame> {
+    tables.dice_endgame()?.game(game).map_err(|e| Error::NotInTables {
+        message: format!("{e} ({})", super::solved::where_solved(game)),
+    })
+}
+
+/// The document as text for the terminal.
+pub fn render(doc: &EndgameDocument) -> String {
     let g = &doc.game;
     let exact = if g.value_exact.is_empty() {
         String::new()

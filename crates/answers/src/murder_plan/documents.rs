@@ -4,12 +4,12 @@
 //! ~40 KB) serialise straight from these structs; building a
 //! `serde_json::Value` tree first cost more than the lookups themselves.
 
-use anyhow::Result;
 use serde::Serialize;
-use serde_json::{json, Value};
 
 use gametab_games::murder_plan::{DaysLeft, Placement, State};
 use gametab_lookup::murder_plan::{MoveJson, MurderPlanTables};
+
+use crate::error::Result;
 
 /// The side whose strategy is asked for.
 #[derive(Debug, Clone, Copy, clap::ValueEnum)]
@@ -159,12 +159,15 @@ pub struct StateDocument {
     pub gap: f64,
     /// Whether the state occurs in some game of horizon <= 8.
     pub reachable: bool,
-    /// Whether the mastermind has already won.
-    pub won: bool,
-    /// sigma*: the mastermind's optimal mixed strategy.
-    pub mastermind: Vec<SupportEntry>,
-    /// tau*: the protagonists' optimal mixed strategy.
-    pub protagonists: Vec<SupportEntry>,
+    /// Whether the mastermind has already won (the values table's
+    /// column of the same name).
+    pub mastermind_won: bool,
+    /// sigma*: the mastermind's optimal mixed strategy (the rows of
+    /// `murder_plan_mastermind_strategy`).
+    pub mastermind_strategy: Vec<SupportEntry>,
+    /// tau*: the protagonists' optimal mixed strategy (the rows of
+    /// `murder_plan_protagonists_strategy`).
+    pub protagonists_strategy: Vec<SupportEntry>,
     /// Every legal move of each side with its value and loss.
     pub moves: BothMoves,
 }
@@ -200,9 +203,9 @@ impl StateDocument {
             value: mp.value(days, state)?,
             gap: mp.gap(days, state)?,
             reachable: mp.reachable(days, state)?,
-            won,
-            mastermind,
-            protagonists,
+            mastermind_won: won,
+            mastermind_strategy: mastermind,
+            protagonists_strategy: protagonists,
             moves,
         })
     }
@@ -221,42 +224,4 @@ pub struct MovesDocument {
     pub gap: f64,
     /// The moves, best first.
     pub moves: Vec<MoveJson>,
-}
-
-/// The answer of any lookup query.
-#[derive(Debug, Clone, Serialize)]
-#[serde(untagged)]
-pub enum Answer {
-    /// `state`.
-    State(Box<StateDocument>),
-    /// `moves`.
-    Moves(MovesDocument),
-    /// The small answers, built as JSON values.
-    Other(Value),
-}
-
-/// Every stored win rate: per horizon, the average over the 16 starts and
-/// each start's.
-///
-/// # Errors
-/// Never for loaded tables (every horizon 1..=8 is stored).
-pub fn win_rates_document(mp: &MurderPlanTables) -> Result<Value> {
-    let mut horizons = Vec::new();
-    for d in 1..=8u8 {
-        let horizon = DaysLeft::new(d);
-        let mut starts = Vec::new();
-        for start in State::starts() {
-            starts.push(json!({
-                "brain": [start.brain.first(), start.brain.second()],
-                "killer": [start.killer.first(), start.killer.second()],
-                "value": mp.win_rate(horizon, Some((start.brain, start.killer)))?,
-            }));
-        }
-        horizons.push(json!({
-            "horizon": horizon,
-            "average": mp.win_rate(horizon, None)?,
-            "starts": starts,
-        }));
-    }
-    Ok(json!({ "win_rates": horizons }))
 }

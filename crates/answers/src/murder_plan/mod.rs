@@ -1,10 +1,13 @@
 //! Murder Plan queries answered from built tables: the state a query names
-//! ([`state`]), the documents of its answers ([`documents`]) and `gametab
-//! lookup` ([`lookup_cli`]), which the server's `/v1/murder-plan/...`
-//! endpoints answer with too. The rules live in
-//! `gametab_games::murder_plan`, the tables' reader in
+//! ([`state`]), the queries and their typed answers ([`query`]: one
+//! [`document`] builds every answer, one [`render`] writes it for the
+//! terminal) and the documents' parts ([`documents`]). `gametab lookup`
+//! and the server's `/v1/murder-plan/...` endpoints answer with them. The
+//! rules live in `gametab_games::murder_plan`, the tables' reader in
 //! `gametab_lookup::murder_plan`.
 
 pub mod documents;
-pub mod lookup_cli;
+pub mod query;
 pub mod state;
+
+pub use query::{document, render, Answer, LookupArgs, Query};

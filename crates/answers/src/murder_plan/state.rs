@@ -3,8 +3,9 @@
 //! ([`StateArgs`], turned into a validated [`State`] by
 //! [`StateArgs::state`]); and the parsers of its flags.
 
-use anyhow::{bail, Result};
 use clap::Args;
+
+use crate::error::{Error, Parameter, Result};
 
 use gametab_games::murder_plan::model::{LimitedCards, Offset, State, FORBID_MOVEMENT_CARDS};
 use gametab_games::murder_plan::DaysLeft;
@@ -71,10 +72,13 @@ impl StateArgs {
     /// A forbid-movement count above 3.
     pub fn state(&self) -> Result<State> {
         if self.forbid_movement_left > FORBID_MOVEMENT_CARDS {
-            bail!(
-                "--forbid-movement-left {} is out of range (0..={FORBID_MOVEMENT_CARDS})",
-                self.forbid_movement_left
-            );
+            return Err(Error::invalid(
+                Parameter::ForbidMovementLeft,
+                format!(
+                    "--forbid-movement-left {} is out of range (0..={FORBID_MOVEMENT_CARDS})",
+                    self.forbid_movement_left
+                ),
+            ));
         }
         Ok(State {
             brain: self.brain,

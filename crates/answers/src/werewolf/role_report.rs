@@ -4,7 +4,7 @@
 //! and the side columns of the report computed by the role engine (the
 //! published method reads the side projection of the same log).
 
-use anyhow::{Context, Result};
+use crate::error::{Error, Result};
 
 use gametab_games::werewolf::roles::{Role, RolePosterior, Winner};
 use gametab_games::werewolf::{Baseline, GameLog, ScoringRule, TIE_TOLERANCE};
@@ -20,10 +20,16 @@ pub const LOVERS_SHOWN: usize = 5;
 /// An invalid or contradictory log (the event is named), a game above the
 /// enumeration limit, or events no assignment explains.
 pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
-    let game = log.to_role_game().context("invalid game log")?;
-    let posterior = RolePosterior::compute(&game)?;
+    let game = log
+        .to_role_game()
+        .map_err(|e| Error::from_log(e).context("invalid game log"))?;
+    let posterior = RolePosterior::compute(&game).map_err(Error::from_log)?;
     let reveal = log.reveal_rule();
-    let baseline = Baseline::run(&game.side_game().context("side projection of the log")?);
+    let baseline = Baseline::run(
+        &game
+            .side_game()
+            .map_err(|e| Error::from_log(e).context("side projection of the log"))?,
+    );
     let exact_ranking = posterior.rank(rule, reveal, None);
     // A wolf viewer is a revealed wolf to the published method, never a
     // candidate of either ranking.

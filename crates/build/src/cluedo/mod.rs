@@ -53,7 +53,7 @@ pub const GAME: GameBuild = GameBuild {
     commands: &[GameCommand {
         name: "cluedo",
         command: || {
-            command_of::<gametab_answers::cluedo::cli::Args>(
+            command_of::<gametab_answers::cluedo::notebook::Args>(
                 "cluedo",
                 "Cluedo: the exact notebook of a game log, and which suggestion to make",
                 "Examples:\n  gametab cluedo --log scripts/examples/cluedo-game.json\n  \
@@ -61,7 +61,7 @@ pub const GAME: GameBuild = GameBuild {
                  The log's format: docs/cluedo.md.",
             )
         },
-        run: |m, out| gametab_answers::cluedo::cli::run(&parse(m)?, &mut { out }),
+        run: |m, out| Ok(gametab_answers::cluedo::notebook::run(&parse(m)?, &mut { out })?),
     }],
 };
 

@@ -284,7 +284,7 @@ impl Policy {
             Some((objective, k)) => (
                 objective,
                 k.parse().map_err(|_| gametab_games::Error::OutOfRange {
-                    what: "policy",
+                    what: gametab_games::Argument::Policy,
                     detail: format!("{name:?}: want OBJECTIVE or OBJECTIVE+deadK"),
                 })?,
             ),

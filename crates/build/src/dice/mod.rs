@@ -41,7 +41,7 @@ pub const GAME: GameBuild = GameBuild {
     commands: &[GameCommand {
         name: "dice",
         command: || {
-            command_of::<gametab_answers::dice::cli::DiceArgs>(
+            command_of::<gametab_answers::dice::bid::DiceArgs>(
                 "dice",
                 "Liar's Dice: odds of a standing bid, the bidder's posterior and advice",
                 "Example (4 players, the bid is five fives, I hold 1 5 5 2 3):\n  \
@@ -57,8 +57,8 @@ pub const GAME: GameBuild = GameBuild {
             .args_conflicts_with_subcommands(true)
         },
         run: |m, out| match m.subcommand() {
-            Some(("endgame", sub)) => gametab_answers::dice::endgame::run(parse(sub)?, out),
-            _ => gametab_answers::dice::cli::run(parse(m)?, &mut { out }),
+            Some(("endgame", sub)) => Ok(gametab_answers::dice::endgame::run(parse(sub)?, out)?),
+            _ => Ok(gametab_answers::dice::bid::run(parse(m)?, &mut { out })?),
         },
     }],
 };

@@ -64,7 +64,7 @@ pub const GAME: GameBuild = GameBuild {
         GameCommand {
             name: "lookup",
             command: || {
-                command_of::<gametab_answers::murder_plan::lookup_cli::LookupArgs>(
+                command_of::<gametab_answers::murder_plan::query::LookupArgs>(
                     "lookup",
                     "Murder Plan from the built tables: a state's value, strategies, moves, win rates (JSON)",
                     "Examples:\n  gametab lookup state --days 8 --brain 0,1 --killer 1,0\n  \
@@ -73,7 +73,7 @@ pub const GAME: GameBuild = GameBuild {
                      key person, as a,b with a, b in {0, 1} (docs/murder-plan.md).",
                 )
             },
-            run: |m, out| gametab_answers::murder_plan::lookup_cli::run(parse(m)?, &mut { out }),
+            run: |m, out| Ok(gametab_answers::murder_plan::query::run(parse(m)?, &mut { out })?),
         },
     ],
 };

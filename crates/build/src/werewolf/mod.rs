@@ -33,7 +33,7 @@ pub const GAME: GameBuild = GameBuild {
     commands: &[GameCommand {
         name: "werewolf",
         command: || {
-            command_of::<gametab_answers::werewolf::cli::WerewolfArgs>(
+            command_of::<gametab_answers::werewolf::posterior::WerewolfArgs>(
                 "werewolf",
                 "Werewolf: exact P(wolf) and P(role) per player, and the vote ranking, from a game log",
                 "Examples:\n  gametab werewolf --log scripts/examples/werewolf-demo.json\n  \
@@ -41,7 +41,7 @@ pub const GAME: GameBuild = GameBuild {
                  The log's format and its events: docs/werewolf.md.",
             )
         },
-        run: |m, out| gametab_answers::werewolf::cli::run(&parse(m)?, &mut { out }),
+        run: |m, out| Ok(gametab_answers::werewolf::posterior::run(&parse(m)?, &mut { out })?),
     }],
 };
 

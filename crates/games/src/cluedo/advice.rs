@@ -126,7 +126,7 @@ pub struct Advice {
 
 fn overflow() -> Error {
     Error::OutOfRange {
-        what: "suggestion weights",
+        what: crate::Argument::SuggestionWeights,
         detail: "the exact outcome weights exceed 128 bits".to_string(),
     }
 }
@@ -386,7 +386,7 @@ pub(crate) fn advise_counting(
     if let Some(room) = room {
         if !deck.contains(room) || deck.category(room) != Category::Room {
             return Err(Error::OutOfRange {
-                what: "room",
+                what: crate::Argument::Room,
                 detail: format!("{} is not a room", deck.card_name(room)),
             });
         }

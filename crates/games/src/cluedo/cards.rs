@@ -153,7 +153,7 @@ impl Deck {
         let total: usize = sizes.iter().map(|&s| s as usize).sum();
         if sizes.contains(&0) || total > MAX_CARDS {
             return Err(Error::OutOfRange {
-                what: "deck",
+                what: crate::Argument::Deck,
                 detail: format!(
                     "{suspects} suspects, {weapons} weapons, {rooms} rooms: every category \
                      needs a card and the deck at most {MAX_CARDS} cards"
@@ -265,7 +265,7 @@ impl Deck {
             String::new()
         };
         Err(Error::OutOfRange {
-            what: "card",
+            what: crate::Argument::Card,
             detail: format!("no card called {name:?} in this deck{hint}"),
         })
     }
@@ -338,7 +338,7 @@ impl Rules {
     pub fn standard(players: usize) -> Result<Rules> {
         if !(3..=MAX_PLAYERS).contains(&players) {
             return Err(Error::OutOfRange {
-                what: "players",
+                what: crate::Argument::Players,
                 detail: format!("{players} players; Cluedo is played by 3 to 6"),
             });
         }
@@ -353,7 +353,7 @@ impl Rules {
     pub fn new(deck: Deck, players: usize) -> Result<Rules> {
         if !(2..=MAX_PLAYERS).contains(&players) {
             return Err(Error::OutOfRange {
-                what: "players",
+                what: crate::Argument::Players,
                 detail: format!("{players} players; between 2 and {MAX_PLAYERS} are supported"),
             });
         }

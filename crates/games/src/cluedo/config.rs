@@ -101,7 +101,7 @@ impl FewCandidates {
     /// do not add up to the non-envelope candidates plus the other cards.
     pub fn new(holders: [Vec<Opponents>; 3], unknown: Vec<u8>, other_cards: u8) -> Result<Self> {
         let bad = |detail: String| Error::OutOfRange {
-            what: "few-candidate configuration",
+            what: crate::Argument::FewCandidateConfiguration,
             detail,
         };
         if unknown.len() > MAX_OPPONENTS || unknown.iter().any(|&u| u > 6) {
@@ -356,7 +356,7 @@ impl FewCandidates {
     /// configuration.
     pub fn from_text(unknown: &str, holders: &str) -> Result<FewCandidates> {
         let bad = || Error::OutOfRange {
-            what: "few-candidate configuration text",
+            what: crate::Argument::FewCandidateConfigurationText,
             detail: format!("{unknown:?} / {holders:?}"),
         };
         let unknown: Vec<u8> = if unknown.is_empty() {

@@ -110,7 +110,7 @@ pub(crate) fn envelope_joint_cached(
         return Ok(None);
     };
     let overflow = || Error::OutOfRange {
-        what: "responder weights",
+        what: crate::Argument::ResponderWeights,
         detail: format!(
             "{} shown cards make the uniform-responder counts exceed 128 bits",
             weights.len()
@@ -590,7 +590,7 @@ impl Situation {
         };
         if problem.bound().is_none() {
             return Err(Error::OutOfRange {
-                what: "responder weights",
+                what: crate::Argument::ResponderWeights,
                 detail: format!(
                     "{} shown cards make the uniform-responder counts exceed 128 bits",
                     weights.len()

@@ -126,7 +126,7 @@ impl Knowledge {
             let size = rules.hand_size(seat);
             if hand.len() != size {
                 return Err(Error::OutOfRange {
-                    what: "hand",
+                    what: crate::Argument::Hand,
                     detail: format!(
                         "{} cards {}, but {seat} is dealt {size} with {} players",
                         hand.len(),
@@ -162,10 +162,10 @@ impl Knowledge {
                 suggestion,
             } => {
                 check_seat(rules, *player)?;
-                check_triple(rules, *suggestion, "suggestion")?;
+                check_triple(rules, *suggestion, crate::Argument::Suggestion)?;
                 if !suggestion.contains(*card) {
                     return Err(Error::OutOfRange {
-                        what: "shown card",
+                        what: crate::Argument::ShownCard,
                         detail: format!(
                             "{} is not one of the suggested {}",
                             rules.deck().card_name(*card),
@@ -175,7 +175,7 @@ impl Knowledge {
                 }
                 if Some(*player) == self.observer.seat() {
                     return Err(Error::OutOfRange {
-                        what: "responder",
+                        what: crate::Argument::Responder,
                         detail: format!("{player} is me: I cannot show myself a card"),
                     });
                 }
@@ -185,12 +185,12 @@ impl Knowledge {
                 check_cards(rules, *cards)?;
                 if cards.is_empty() {
                     return Err(Error::OutOfRange {
-                        what: "card set",
+                        what: crate::Argument::CardSet,
                         detail: format!("empty set in fact about {player}"),
                     });
                 }
             }
-            Fact::FailedAccusation { cards } => check_triple(rules, *cards, "accusation")?,
+            Fact::FailedAccusation { cards } => check_triple(rules, *cards, crate::Argument::Accusation)?,
         }
         self.facts.push(fact);
         Ok(())
@@ -241,7 +241,7 @@ fn check_seat(rules: &Rules, seat: Seat) -> Result<()> {
         Ok(())
     } else {
         Err(Error::OutOfRange {
-            what: "seat",
+            what: crate::Argument::Seat,
             detail: format!("{seat}; seats are 0 to {}", rules.players() - 1),
         })
     }
@@ -252,7 +252,7 @@ fn check_cards(rules: &Rules, cards: CardSet) -> Result<()> {
         Ok(())
     } else {
         Err(Error::OutOfRange {
-            what: "card",
+            what: crate::Argument::Card,
             detail: format!(
                 "card number {} is not in a deck of {}",
                 cards.minus(rules.deck().all_cards()).0.trailing_zeros(),
@@ -263,7 +263,7 @@ fn check_cards(rules: &Rules, cards: CardSet) -> Result<()> {
 }
 
 /// A suggestion or accusation: exactly one card of each category.
-fn check_triple(rules: &Rules, cards: CardSet, what: &'static str) -> Result<()> {
+fn check_triple(rules: &Rules, cards: CardSet, what: crate::Argument) -> Result<()> {
     check_cards(rules, cards)?;
     let deck = rules.deck();
     if Category::ALL

@@ -119,11 +119,11 @@ impl GameLog {
     /// Parse a log from JSON text.
     ///
     /// # Errors
-    /// [`Error::OutOfRange`] (what: "game log") with the JSON error and its
+    /// [`Error::OutOfRange`] (what: crate::Argument::GameLog) with the JSON error and its
     /// position.
     pub fn from_json(text: &str) -> Result<GameLog> {
         serde_json::from_str(text).map_err(|e| Error::OutOfRange {
-            what: "game log",
+            what: crate::Argument::GameLog,
             detail: e.to_string(),
         })
     }
@@ -153,7 +153,7 @@ impl GameLog {
             return Err(LogError {
                 event: LogEvent::Names,
                 error: Error::OutOfRange {
-                    what: "names",
+                    what: crate::Argument::Names,
                     detail: format!(
                         "{} names for {} players: give one name per seat, or none",
                         self.names.len(),
@@ -164,7 +164,7 @@ impl GameLog {
         }
         let deck = *rules.deck();
         let me = Seat(self.me);
-        check_seat(&rules, me, "me").map_err(at(LogEvent::Me))?;
+        check_seat(&rules, me, crate::Argument::Me).map_err(at(LogEvent::Me))?;
         let hand = card_list(&deck, &self.hand).map_err(at(LogEvent::Hand))?;
         let mut knowledge = Knowledge::new(
             rules,
@@ -176,15 +176,15 @@ impl GameLog {
         .map_err(at(LogEvent::Hand))?;
         for (n, suggestion) in self.suggestions.iter().enumerate() {
             let event = LogEvent::Suggestion(n);
-            let named = triple(&deck, &suggestion.cards, "suggestion").map_err(at(event))?;
+            let named = triple(&deck, &suggestion.cards, crate::Argument::Suggestion).map_err(at(event))?;
             for fact in suggestion.facts(&rules, me, named).map_err(at(event))? {
                 knowledge.add(fact).map_err(at(event))?;
             }
         }
         for (n, accusation) in self.accusations.iter().enumerate() {
             let event = LogEvent::Accusation(n);
-            check_seat(&rules, Seat(accusation.by), "accuser").map_err(at(event))?;
-            let cards = triple(&deck, &accusation.cards, "accusation").map_err(at(event))?;
+            check_seat(&rules, Seat(accusation.by), crate::Argument::Accuser).map_err(at(event))?;
+            let cards = triple(&deck, &accusation.cards, crate::Argument::Accusation).map_err(at(event))?;
             knowledge
                 .add(Fact::FailedAccusation { cards })
                 .map_err(at(event))?;
@@ -297,7 +297,7 @@ impl From<LogError> for Error {
     }
 }
 
-fn check_seat(rules: &Rules, seat: Seat, what: &'static str) -> Result<()> {
+fn check_seat(rules: &Rules, seat: Seat, what: crate::Argument) -> Result<()> {
     if rules.has_seat(seat) {
         Ok(())
     } else {
@@ -320,7 +320,7 @@ fn card_list(deck: &Deck, names: &[String]) -> Result<Vec<Card>> {
         let card = deck.parse_card(name)?;
         if cards.contains(&card) {
             return Err(Error::OutOfRange {
-                what: "card list",
+                what: crate::Argument::CardList,
                 detail: format!("{} is listed twice", deck.card_name(card)),
             });
         }
@@ -331,7 +331,7 @@ fn card_list(deck: &Deck, names: &[String]) -> Result<Vec<Card>> {
 
 /// The cards of a suggestion or an accusation: exactly one suspect, one
 /// weapon and one room.
-fn triple(deck: &Deck, names: &[String], what: &'static str) -> Result<CardSet> {
+fn triple(deck: &Deck, names: &[String], what: crate::Argument) -> Result<CardSet> {
     let cards = CardSet::of(&card_list(deck, names)?);
     let per_category = Category::ALL.map(|c| cards.and(deck.category_cards(c)).len());
     if per_category == [1, 1, 1] {
@@ -353,7 +353,7 @@ impl LoggedSuggestion {
     /// The facts this suggestion gives me.
     fn facts(&self, rules: &Rules, me: Seat, named: CardSet) -> Result<Vec<Fact>> {
         let bad = |detail: String| Error::OutOfRange {
-            what: "suggestion",
+            what: crate::Argument::Suggestion,
             detail,
         };
         let by = Seat(self.by);

@@ -39,7 +39,7 @@ impl Model {
             .into_iter()
             .find(|m| m.name() == name)
             .ok_or_else(|| Error::OutOfRange {
-                what: "model",
+                what: crate::Argument::Model,
                 detail: format!("{name:?}; the models are equal-deals and uniform-responder"),
             })
     }

@@ -158,7 +158,7 @@ impl Solitaire {
                     deal_out(&rest, 0, &mut left, &mut hands, index, &mut deals);
                     if deals.len() > MAX_DEALS {
                         return Err(Error::OutOfRange {
-                            what: "solitaire game",
+                            what: crate::Argument::SolitaireGame,
                             detail: format!("more than {MAX_DEALS} deals: the deck is too large"),
                         });
                     }
@@ -356,7 +356,7 @@ impl Solitaire {
             let weight = (*e & (WEIGHT_LIMIT - 1)) / divisor.max(1);
             if weight >= WEIGHT_LIMIT / 8 {
                 return Err(Error::OutOfRange {
-                    what: "solitaire weights",
+                    what: crate::Argument::SolitaireWeights,
                     detail: "a deal's weight outgrew 44 bits".into(),
                 });
             }

@@ -98,7 +98,7 @@ impl Objective {
             .into_iter()
             .find(|o| o.name() == name)
             .ok_or_else(|| Error::OutOfRange {
-                what: "objective",
+                what: crate::Argument::Objective,
                 detail: format!(
                     "{name:?}; the objectives are {}",
                     Objective::ALL.map(Objective::name).join(", ")

@@ -55,7 +55,7 @@ impl Default for DiceGrid {
     }
 }
 
-fn out_of_range(what: &'static str, detail: String) -> Error {
+fn out_of_range(what: crate::Argument, detail: String) -> Error {
     Error::OutOfRange { what, detail }
 }
 
@@ -69,13 +69,13 @@ impl DiceGrid {
     pub fn validate(&self) -> Result<()> {
         if self.max_total_dice < 2 || self.max_total_dice > MAX_TOTAL_DICE {
             return Err(out_of_range(
-                "grid total dice",
+                crate::Argument::GridTotalDice,
                 format!("{} (2 to {MAX_TOTAL_DICE})", self.max_total_dice),
             ));
         }
         if self.max_my_dice == 0 || self.max_bidder_dice == 0 {
             return Err(out_of_range(
-                "grid hand sizes",
+                crate::Argument::GridHandSizes,
                 "0 (at least 1)".to_string(),
             ));
         }
@@ -86,7 +86,7 @@ impl DiceGrid {
                 .any(|w| w[0].value() >= w[1].value())
         {
             return Err(out_of_range(
-                "grid reliabilities",
+                crate::Argument::GridReliabilities,
                 format!(
                     "{} (non-empty, strictly ascending)",
                     self.reliabilities_text()
@@ -95,7 +95,7 @@ impl DiceGrid {
         }
         if !(1..=9).contains(&self.dice_per_player) {
             return Err(out_of_range(
-                "grid dice per player",
+                crate::Argument::GridDicePerPlayer,
                 format!("{} (1 to 9)", self.dice_per_player),
             ));
         }
@@ -105,7 +105,7 @@ impl DiceGrid {
             || most_dice > u64::from(MAX_TOTAL_DICE)
         {
             return Err(out_of_range(
-                "grid players",
+                crate::Argument::GridPlayers,
                 format!(
                     "{}..={} with {} dice each (at least 2 players, at most {MAX_TOTAL_DICE} dice)",
                     self.min_players, self.max_players, self.dice_per_player

@@ -65,7 +65,7 @@ impl DecisionKey {
             .players
             .checked_mul(self.hand.len())
             .ok_or(Error::OutOfRange {
-                what: "players",
+                what: crate::Argument::Players,
                 detail: format!("{} players", self.players),
             })?;
         Situation::new(

@@ -39,7 +39,7 @@ impl Face {
         match u8::try_from(pips) {
             Ok(p) if (1..=FACES).contains(&p) => Ok(Face(p)),
             _ => Err(Error::OutOfRange {
-                what: "face",
+                what: crate::Argument::Face,
                 detail: format!("{pips} (a die shows 1 to 6)"),
             }),
         }
@@ -109,7 +109,7 @@ impl FaceClass {
             "ones" => Ok(FaceClass::Ones),
             "other" => Ok(FaceClass::Other),
             _ => Err(Error::OutOfRange {
-                what: "face class",
+                what: crate::Argument::FaceClass,
                 detail: format!("{name:?} (expected \"ones\" or \"other\")"),
             }),
         }
@@ -203,7 +203,7 @@ impl Bid {
     pub fn new(count: u32, face: Face) -> Result<Bid> {
         if count == 0 {
             return Err(Error::OutOfRange {
-                what: "bid count",
+                what: crate::Argument::BidCount,
                 detail: "0 (a bid claims at least one die)".to_string(),
             });
         }
@@ -229,7 +229,7 @@ impl FromStr for Bid {
     /// Parse `COUNTxFACE`, e.g. `5x5` for "five fives".
     fn from_str(text: &str) -> Result<Bid> {
         let bad = || Error::OutOfRange {
-            what: "bid",
+            what: crate::Argument::Bid,
             detail: format!("{text:?} (write COUNTxFACE, e.g. 5x5 for five fives)"),
         };
         let (count, face) = text.split_once(['x', 'X']).ok_or_else(bad)?;
@@ -259,19 +259,19 @@ impl DiceInPlay {
     pub fn new(total: u32, mine: u32, bidder: u32) -> Result<DiceInPlay> {
         if mine == 0 {
             return Err(Error::OutOfRange {
-                what: "my dice",
+                what: crate::Argument::MyDice,
                 detail: "0 (a player without dice is out of the game)".to_string(),
             });
         }
         if bidder == 0 {
             return Err(Error::OutOfRange {
-                what: "bidder's dice",
+                what: crate::Argument::BiddersDice,
                 detail: "0 (a player without dice is out of the game)".to_string(),
             });
         }
         if total > MAX_TOTAL_DICE {
             return Err(Error::OutOfRange {
-                what: "total dice",
+                what: crate::Argument::TotalDice,
                 detail: format!("{total} (at most {MAX_TOTAL_DICE})"),
             });
         }
@@ -325,7 +325,7 @@ impl DiceInPlay {
 pub(crate) fn check_bid_count(count: u32, total: u32) -> Result<()> {
     if count == 0 || count > total {
         return Err(Error::OutOfRange {
-            what: "bid count",
+            what: crate::Argument::BidCount,
             detail: format!("{count} (a bid claims 1 to {total} dice, the dice that exist)"),
         });
     }
@@ -351,7 +351,7 @@ impl Reliability {
             Ok(Reliability(rel + 0.0))
         } else {
             Err(Error::OutOfRange {
-                what: "reliability",
+                what: crate::Argument::Reliability,
                 detail: format!("{rel} (a finite number >= 0)"),
             })
         }
@@ -369,9 +369,17 @@ impl From<Reliability> for f64 {
     }
 }
 
-/// My own dice, sorted, as I see them.
-#[derive(Debug, Clone, PartialEq, Eq, Hash, Serialize)]
+/// My own dice, sorted, as I see them. It reads and serialises as its
+/// faces joined by commas (`1,2,3,5,5`), the one spelling of a hand in
+/// every command, endpoint and document.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
 pub struct Hand(Vec<Face>);
+
+impl Serialize for Hand {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+        serializer.collect_str(self)
+    }
+}
 
 impl Hand {
     /// A hand of `faces` (any order; kept sorted).
@@ -382,7 +390,7 @@ impl Hand {
     pub fn new(mut faces: Vec<Face>) -> Result<Hand> {
         if faces.is_empty() || faces.len() > MAX_TOTAL_DICE as usize {
             return Err(Error::OutOfRange {
-                what: "my dice",
+                what: crate::Argument::MyDice,
                 detail: format!("{} dice (1 to {MAX_TOTAL_DICE})", faces.len()),
             });
         }
@@ -432,7 +440,7 @@ impl FromStr for Hand {
             .split(',')
             .map(|part| {
                 let pips: u32 = part.trim().parse().map_err(|_| Error::OutOfRange {
-                    what: "my dice",
+                    what: crate::Argument::MyDice,
                     detail: format!("{part:?} in {text:?} is not a face (write e.g. 1,5,5,2,3)"),
                 })?;
                 Face::new(pips)

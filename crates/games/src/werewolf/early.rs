@@ -256,7 +256,7 @@ impl EarlySituation {
         let others = self.votes_for_seer + self.votes_for_checked + self.votes_for_suspect;
         if self.players < 3 || others != self.players - 3 {
             return Err(Error::OutOfRange {
-                what: "early-game votes",
+                what: crate::Argument::EarlyGameVotes,
                 detail: format!(
                     "{others} votes of other players for {} players; every player but the \
                      seer, the checked player and the suspect votes once",
@@ -266,7 +266,7 @@ impl EarlySituation {
         }
         if self.checked_votes == EarlyVote::Checked || self.suspect_votes == EarlyVote::Suspect {
             return Err(Error::OutOfRange {
-                what: "early-game votes",
+                what: crate::Argument::EarlyGameVotes,
                 detail: "a player cannot vote for themselves".to_string(),
             });
         }

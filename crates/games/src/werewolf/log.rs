@@ -565,7 +565,7 @@ impl EventLog {
 /// is not at the table.
 pub(crate) fn viewer_seat(number: u32, setup: Setup) -> Result<Player> {
     Player::from_number(number, setup).map_err(|_| Error::OutOfRange {
-        what: "viewer",
+        what: crate::Argument::Viewer,
         detail: format!("player {number}, allowed 1..={}", setup.players()),
     })
 }

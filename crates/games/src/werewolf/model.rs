@@ -55,13 +55,13 @@ impl Setup {
     pub fn new(players: u32, wolves: u32) -> Result<Setup> {
         if !(2..=MAX_PLAYERS).contains(&players) {
             return Err(Error::OutOfRange {
-                what: "players",
+                what: crate::Argument::Players,
                 detail: format!("{players}, allowed 2..={MAX_PLAYERS}"),
             });
         }
         if wolves == 0 || wolves >= players {
             return Err(Error::OutOfRange {
-                what: "wolves",
+                what: crate::Argument::Wolves,
                 detail: format!(
                     "{wolves} among {players} players, allowed 1..={}",
                     players - 1
@@ -110,7 +110,7 @@ impl Player {
     pub fn from_number(number: u32, setup: Setup) -> Result<Player> {
         if number == 0 || number > setup.players {
             return Err(Error::OutOfRange {
-                what: "player",
+                what: crate::Argument::Player,
                 detail: format!("{number}, allowed 1..={}", setup.players),
             });
         }
@@ -263,14 +263,14 @@ impl EvidenceModel {
         for (name, weight) in weights {
             if !(weight.is_finite() && weight > 0.0) {
                 return Err(Error::OutOfRange {
-                    what: "vote weight",
+                    what: crate::Argument::VoteWeight,
                     detail: format!("{name} = {weight}, must be positive and finite"),
                 });
             }
         }
         if !(0.5..=1.0).contains(&self.seer_accuracy) {
             return Err(Error::OutOfRange {
-                what: "seer accuracy",
+                what: crate::Argument::SeerAccuracy,
                 detail: format!("{}, allowed 0.5..=1", self.seer_accuracy),
             });
         }
@@ -392,7 +392,7 @@ impl Game {
             known_village: PlayerSet::EMPTY,
         };
         if let Some(viewer) = viewer {
-            game.check_player(viewer, "viewer")?;
+            game.check_player(viewer, crate::Argument::Viewer)?;
             game.known_village = game.known_village.with(viewer);
         }
         Ok(game)
@@ -493,14 +493,14 @@ impl Game {
                 self.living = self.living.without(player);
             }
             Event::Revealed { player, side } => {
-                self.check_player(player, "player")?;
+                self.check_player(player, crate::Argument::Player)?;
                 self.learn(player, side)?;
             }
             Event::Behaviour { player, score } => {
                 self.check_alive(player)?;
                 if !score.is_finite() {
                     return Err(Error::OutOfRange {
-                        what: "behaviour score",
+                        what: crate::Argument::BehaviourScore,
                         detail: format!("{score} for {player}, must be finite"),
                     });
                 }
@@ -510,7 +510,7 @@ impl Game {
         Ok(())
     }
 
-    fn check_player(&self, player: Player, what: &'static str) -> Result<()> {
+    fn check_player(&self, player: Player, what: crate::Argument) -> Result<()> {
         if player.number() > self.setup.players {
             return Err(Error::OutOfRange {
                 what,
@@ -521,7 +521,7 @@ impl Game {
     }
 
     fn check_alive(&self, player: Player) -> Result<()> {
-        self.check_player(player, "player")?;
+        self.check_player(player, crate::Argument::Player)?;
         if !self.living.contains(player) {
             return Err(Error::Inconsistent(format!("{player} is already dead")));
         }

@@ -233,7 +233,7 @@ impl Posterior {
         let count = binomial(unknown.len(), missing);
         if count > u128::from(MAX_WOLF_SETS) {
             return Err(Error::OutOfRange {
-                what: "wolf sets",
+                what: crate::Argument::WolfSets,
                 detail: format!(
                     "C({}, {missing}) = {count} ways to place the unknown wolves among the \
                      players of unknown side; the limit is {MAX_WOLF_SETS}",

@@ -171,7 +171,7 @@ impl StoredEndgame {
                 let hands = game.hands(mover);
                 let index = hands.index_of(faces).map_err(|e| match e {
                     gametab_games::Error::OutOfRange { detail, .. } => Error::OutOfRange {
-                        what: "hand",
+                        what: gametab_games::Argument::Hand,
                         detail: format!("{detail} (player {} is to move)", mover.number()),
                     },
                     other => other.into(),

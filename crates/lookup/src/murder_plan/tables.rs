@@ -100,7 +100,7 @@ const BUNDLE: &str = "murder_plan browser bundle";
 fn check_days(days_left: u8, min: u8) -> Result<()> {
     if days_left < min || days_left > MAX_DAYS {
         return Err(Error::OutOfRange {
-            what: "days_left",
+            what: gametab_games::Argument::DaysLeft,
             detail: format!("{days_left} (the tables hold {min}..={MAX_DAYS})"),
         });
     }
@@ -113,7 +113,7 @@ fn check_days(days_left: u8, min: u8) -> Result<()> {
 fn sample<A: Copy>(support: &[(A, f64)], u: f64) -> Result<A> {
     if !(0.0..1.0).contains(&u) {
         return Err(Error::OutOfRange {
-            what: "u",
+            what: gametab_games::Argument::U,
             detail: format!("{u} (must be in [0, 1))"),
         });
     }
@@ -174,7 +174,7 @@ impl MurderPlanTables {
         check_days(days_left, min_days)?;
         if state.limited.forbid_movement > 3 {
             return Err(Error::OutOfRange {
-                what: "forbid_movement_left",
+                what: gametab_games::Argument::ForbidMovementLeft,
                 detail: format!("{} (0..=3)", state.limited.forbid_movement),
             });
         }

@@ -115,13 +115,13 @@ impl Hands {
         let dice = self.hands.first().map_or(0, |h| h.0.len());
         if sorted.len() != dice {
             return Err(Error::OutOfRange {
-                what: "hand",
+                what: crate::Argument::Hand,
                 detail: format!("{} dice given, this player holds {dice}", sorted.len()),
             });
         }
         if let Some(&bad) = sorted.iter().find(|&&f| f == 0 || f > self.sides) {
             return Err(Error::OutOfRange {
-                what: "hand",
+                what: crate::Argument::Hand,
                 detail: format!("face {bad} (the dice have sides 1 to {})", self.sides),
             });
         }
@@ -141,7 +141,7 @@ impl Hands {
         self.hands
             .binary_search_by_key(&code, Hand::code)
             .map_err(|_| Error::OutOfRange {
-                what: "hand",
+                what: crate::Argument::Hand,
                 detail: format!("code {code} is no hand of these dice"),
             })
     }

@@ -86,7 +86,7 @@ impl Player {
             1 => Ok(Player::One),
             2 => Ok(Player::Two),
             _ => Err(Error::OutOfRange {
-                what: "player",
+                what: crate::Argument::Player,
                 detail: format!("{n} (the endgame has players 1 and 2)"),
             }),
         }
@@ -123,7 +123,7 @@ impl EndgameBid {
     pub fn parse(text: &str) -> Result<EndgameBid> {
         let text = text.trim();
         let bad = || Error::OutOfRange {
-            what: "bid",
+            what: crate::Argument::Bid,
             detail: format!("'{text}' (write a bid as COUNTxFACE, e.g. 2x5, or as two digits, 25)"),
         };
         let (count, face) = match text.split_once(['x', 'X']) {
@@ -208,7 +208,7 @@ impl Endgame {
     /// [`MAX_DICE`], sides outside 1..=[`MAX_SIDES`] (2..= with wild ones,
     /// which bid on faces 2 and up), or more than [`MAX_BIDS`] bids.
     pub fn new(a: u8, b: u8, sides: u8, wild: bool) -> Result<Endgame> {
-        for (what, dice) in [("player 1's dice", a), ("player 2's dice", b)] {
+        for (what, dice) in [(crate::Argument::PlayerOnesDice, a), (crate::Argument::PlayerTwosDice, b)] {
             if !(1..=MAX_DICE).contains(&dice) {
                 return Err(Error::OutOfRange {
                     what,
@@ -219,7 +219,7 @@ impl Endgame {
         let lowest = if wild { 2 } else { 1 };
         if !(lowest..=MAX_SIDES).contains(&sides) {
             return Err(Error::OutOfRange {
-                what: "sides",
+                what: crate::Argument::Sides,
                 detail: format!(
                     "{sides} ({lowest} to {MAX_SIDES}{})",
                     if wild { " with wild ones" } else { "" }
@@ -233,7 +233,7 @@ impl Endgame {
         };
         if game.bid_count() > MAX_BIDS {
             return Err(Error::OutOfRange {
-                what: "endgame",
+                what: crate::Argument::Endgame,
                 detail: format!(
                     "{game} has {} bids; at most {MAX_BIDS} are supported",
                     game.bid_count()
@@ -313,13 +313,13 @@ impl Endgame {
     pub fn bid_index(self, bid: EndgameBid) -> Result<u8> {
         if !(1..=self.total_dice()).contains(&bid.count) {
             return Err(Error::OutOfRange {
-                what: "bid",
+                what: crate::Argument::Bid,
                 detail: format!("{bid}: the count must be 1 to {}", self.total_dice()),
             });
         }
         if !(self.lowest_bid_face()..=self.sides).contains(&bid.face) {
             return Err(Error::OutOfRange {
-                what: "bid",
+                what: crate::Argument::Bid,
                 detail: format!(
                     "{bid}: the face must be {} to {}{}",
                     self.lowest_bid_face(),
@@ -396,7 +396,7 @@ impl Endgame {
             let index = self.bid_index(bid)?;
             if history.last().is_some_and(|last| index <= last) {
                 return Err(Error::OutOfRange {
-                    what: "history",
+                    what: crate::Argument::History,
                     detail: format!(
                         "'{text}': {bid} does not raise {} (bids must strictly rise)",
                         self.bid(history.last().unwrap_or(0))
@@ -438,7 +438,7 @@ impl Endgame {
             return Ok(Action::Call);
         }
         let bad = || Error::OutOfRange {
-            what: "action",
+            what: crate::Argument::Action,
             detail: format!("code {code} (0 for the call, 10 * count + face for a bid)"),
         };
         let (count, face) = (u8::try_from(code / 10), u8::try_from(code % 10));

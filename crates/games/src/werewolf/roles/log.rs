@@ -34,7 +34,7 @@ impl GameLog {
                 1 => specials.push(role),
                 n => {
                     return Err(Error::OutOfRange {
-                        what: "roles",
+                        what: crate::Argument::Roles,
                         detail: format!("{role} = {n}, allowed 0 or 1"),
                     })
                 }

@@ -172,7 +172,7 @@ impl RoleModel {
         for (name, p) in self.named() {
             if !(0.0..=1.0).contains(&p) {
                 return Err(Error::OutOfRange {
-                    what: "role-model probability",
+                    what: crate::Argument::RoleModelProbability,
                     detail: format!("{name} = {p}, allowed 0..=1"),
                 });
             }

@@ -179,7 +179,7 @@ impl RolePosterior {
         let count = binomial(pool.len(), missing) * placements;
         if count > u128::from(MAX_ROLE_ASSIGNMENTS) {
             return Err(Error::OutOfRange {
-                what: "role assignments",
+                what: crate::Argument::RoleAssignments,
                 detail: format!(
                     "C({}, {missing}) wolf sets x {placements} seatings of {} special roles = \
                      {count}; the limit is {MAX_ROLE_ASSIGNMENTS}",

@@ -165,13 +165,13 @@ impl RoleSetup {
         for &role in specials {
             if !Role::SPECIAL.contains(&role) {
                 return Err(Error::OutOfRange {
-                    what: "special role",
+                    what: crate::Argument::SpecialRole,
                     detail: format!("{role} is counted by the setup itself, not as special"),
                 });
             }
             if special[role.index()] {
                 return Err(Error::OutOfRange {
-                    what: "role count",
+                    what: crate::Argument::RoleCount,
                     detail: format!("{role} named twice; the rules seed has at most one"),
                 });
             }
@@ -180,7 +180,7 @@ impl RoleSetup {
         let setup = RoleSetup { sides, special };
         if wolves + setup.special_count() > players {
             return Err(Error::OutOfRange {
-                what: "roles",
+                what: crate::Argument::Roles,
                 detail: format!(
                     "{wolves} wolves and {} special roles do not fit {players} players",
                     setup.special_count()

@@ -171,7 +171,7 @@ impl RoleGame {
         let total = self.scores[player.index()] + score;
         if !score.is_finite() || total.abs() > MAX_SCORE_TOTAL {
             return Err(Error::OutOfRange {
-                what: "behaviour score",
+                what: crate::Argument::BehaviourScore,
                 detail: format!(
                     "{score} for {player}, must be finite and keep the player's total within \
                      ±{MAX_SCORE_TOTAL:e}"
@@ -195,7 +195,7 @@ impl RoleGame {
             ));
         }
         if let Some((target, result)) = check {
-            self.check_player(target, "checked player")?;
+            self.check_player(target, crate::Argument::CheckedPlayer)?;
             if role != Role::Seer {
                 return Err(Error::Inconsistent(format!(
                     "only a seer claim reports a check, not a {role} claim"
@@ -275,7 +275,7 @@ impl RoleGame {
     }
 
     pub(super) fn shot(&mut self, hunter: Player, target: Player) -> Result<usize> {
-        self.check_player(hunter, "hunter")?;
+        self.check_player(hunter, crate::Argument::Hunter)?;
         self.check_alive(target)?;
         let index = self.current_step();
         let step = self.steps[index];
@@ -307,7 +307,7 @@ impl RoleGame {
         };
         let mut pack = PlayerSet::EMPTY;
         for &wolf in wolves {
-            self.check_player(wolf, "wolf")?;
+            self.check_player(wolf, crate::Argument::Wolf)?;
             if pack.contains(wolf) {
                 return Err(Error::Inconsistent(format!("{wolf} listed twice")));
             }
@@ -347,8 +347,8 @@ impl RoleGame {
         let cupid = known == Known::Role(Role::Cupid);
         match pair {
             Some((a, b)) => {
-                self.check_player(a, "lover")?;
-                self.check_player(b, "lover")?;
+                self.check_player(a, crate::Argument::Lover)?;
+                self.check_player(b, crate::Argument::Lover)?;
                 if a == b {
                     return Err(Error::Inconsistent(format!("{a} named twice")));
                 }
@@ -390,7 +390,7 @@ impl RoleGame {
                 "a lover's death needs cupid in the setup".into(),
             ));
         }
-        self.check_player(lover, "lover")?;
+        self.check_player(lover, crate::Argument::Lover)?;
         self.check_alive(player)?;
         let index = self.current_step();
         if !self.steps[index].all.contains(lover) {
@@ -419,7 +419,7 @@ impl RoleGame {
         self.living = self.living.without(player);
     }
 
-    pub(super) fn check_player(&self, player: Player, what: &'static str) -> Result<()> {
+    pub(super) fn check_player(&self, player: Player, what: crate::Argument) -> Result<()> {
         if player.number() > self.setup.players() {
             return Err(Error::OutOfRange {
                 what,
@@ -430,7 +430,7 @@ impl RoleGame {
     }
 
     pub(super) fn check_alive(&self, player: Player) -> Result<()> {
-        self.check_player(player, "player")?;
+        self.check_player(player, crate::Argument::Player)?;
         if !self.living.contains(player) {
             return Err(Error::Inconsistent(format!("{player} is already dead")));
         }

@@ -202,7 +202,7 @@ impl RoleGame {
             last_step_event: None,
         };
         if let Some((player, known)) = viewer {
-            game.check_player(player, "viewer")?;
+            game.check_player(player, crate::Argument::Viewer)?;
             game.learn(player, known).map_err(|error| match error {
                 Error::Inconsistent(detail) => Error::Inconsistent(format!("viewer: {detail}")),
                 other => other,
@@ -477,7 +477,7 @@ impl RoleGame {
                 step = Some(self.open_step(Cause::Vote, PlayerSet::EMPTY.with(*player), None));
             }
             RoleEvent::Revealed { player, known } => {
-                self.check_player(*player, "player")?;
+                self.check_player(*player, crate::Argument::Player)?;
                 self.learn(*player, *known)?;
             }
             RoleEvent::HunterShot { hunter, target } => {

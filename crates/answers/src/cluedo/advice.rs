@@ -10,8 +10,9 @@
 
 use std::fmt::Write as _;
 
-use anyhow::{bail, Result};
 use serde::Serialize;
+
+use crate::error::{Error, Parameter, Result};
 
 use super::race::{race_odds, RaceOdds};
 use gametab_games::cluedo::{
@@ -150,15 +151,24 @@ pub fn document(
     let room = match room {
         None => None,
         Some(name) => {
-            let card = deck.parse_card(name)?;
+            let not_a_room = |why: String| {
+                Error::invalid(Parameter::Room, format!("room: '{name}' is not a room of this deck{why}"))
+            };
+            let card = deck
+                .parse_card(name)
+                .map_err(|e| not_a_room(format!(": {e}")))?;
             if deck.category(card) != Category::Room {
-                bail!("--room {name}: {} is not a room", deck.card_name(card));
+                return Err(not_a_room(format!(
+                    " ({} is a {})",
+                    deck.card_name(card),
+                    deck.category(card).name()
+                )));
             }
             Some(card)
         }
     };
     let me = gametab_games::cluedo::Seat(log.me);
-    let advice: Advice = advise(knowledge, model, me, room)?;
+    let advice: Advice = advise(knowledge, model, me, room).map_err(Error::from_log)?;
     let name = |c| deck.card_name(c);
     let line = |rank: usize, s: &Scored| SuggestionLine {
         rank,

@@ -3,15 +3,16 @@
 //! `scripts/examples/cluedo-game.json`) and print the exact notebook: for
 //! every card, P(in the envelope) and P(each player holds it). With
 //! `--advise`, the suggestions ranked by exact information gain instead
-//! ([`super::advice_cli`]).
+//! ([`super::advice`]).
 
 use std::fmt::Write as _;
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
 use gametab_games::cluedo::{analyse, Card, GameLog, Model, Notebook, Place, Seat};
 use serde::Serialize;
+
+use crate::error::{Error, Parameter};
 
 /// Arguments of `gametab cluedo`.
 #[derive(Debug, clap::Args)]
@@ -39,7 +40,7 @@ pub struct Args {
     /// With --advise: how many suggestions to list, 1 to 1000 (the bound
     /// `POST /v1/cluedo/advice` takes).
     #[arg(long, default_value_t = 10, requires = "advise",
-          value_parser = clap::value_parser!(u64).range(1..=super::advice_cli::MAX_TOP))]
+          value_parser = clap::value_parser!(u64).range(1..=super::advice::MAX_TOP))]
     pub top: u64,
 }
 
@@ -55,7 +56,7 @@ pub struct CardLine {
 /// The JSON notebook. Counts are decimal strings: they can exceed 2^53.
 /// `gametab cluedo --json` and `POST /v1/cluedo/notebook` both print it.
 #[derive(Debug, Serialize)]
-pub struct JsonNotebook {
+pub struct NotebookDocument {
     model: &'static str,
     players: Vec<String>,
     deals: String,
@@ -67,16 +68,17 @@ pub struct JsonNotebook {
 /// # Errors
 /// Unreadable or malformed logs, contradictory facts (the error names
 /// them), or `out` refusing the notebook.
-pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
-    let model = Model::parse(&args.model)?;
+pub fn run(args: &Args, out: &mut impl Write) -> crate::cli::Result<()> {
+    let model = parse_model(&args.model)?;
     let text = crate::logs::read_log(&args.log)?;
     let log: GameLog = crate::logs::parse_log(&args.log, &text, "Cluedo")?;
-    crate::logs::check_cluedo_events(&log).with_context(|| format!("in {}", args.log.display()))?;
+    let within = |e: Error| e.context(format_args!("in {}", args.log.display()));
+    crate::logs::check_cluedo_events(&log).map_err(within)?;
     let knowledge = log
         .knowledge()
-        .with_context(|| format!("in {}", args.log.display()))?;
+        .map_err(|e| within(Error::from_cluedo_log(e)))?;
     if args.advise {
-        let doc = super::advice_cli::document(
+        let doc = super::advice::document(
             &log,
             &knowledge,
             model,
@@ -84,16 +86,16 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
             args.top as usize,
         )?;
         let output = if args.json {
-            serde_json::to_string_pretty(&doc)? + "\n"
+            crate::cli::pretty(&doc)?
         } else {
-            super::advice_cli::render(&doc)
+            super::advice::render(&doc)
         };
         out.write_all(output.as_bytes())?;
         return Ok(());
     }
-    let notebook = analyse(&knowledge, model)?;
+    let notebook = analyse(&knowledge, model).map_err(Error::from_log)?;
     let output = if args.json {
-        serde_json::to_string_pretty(&json(&log, &notebook))? + "\n"
+        crate::cli::pretty(&document(&log, &notebook))?
     } else {
         render(&log, &notebook)
     };
@@ -105,10 +107,19 @@ fn seats(notebook: &Notebook) -> impl Iterator<Item = Seat> + '_ {
     notebook.rules().seats()
 }
 
-/// The JSON notebook of an analysed log.
-pub fn json(log: &GameLog, notebook: &Notebook) -> JsonNotebook {
+/// A deal model by name (`--model`, the `model` parameter).
+///
+/// # Errors
+/// [`Error::Invalid`] naming `model` for an unknown name.
+pub fn parse_model(name: &str) -> crate::error::Result<Model> {
+    Model::parse(name).map_err(|e| Error::invalid(Parameter::Model, e.to_string()))
+}
+
+/// The notebook document of an analysed log (`gametab cluedo --json`,
+/// `POST /v1/cluedo/notebook`).
+pub fn document(log: &GameLog, notebook: &Notebook) -> NotebookDocument {
     let deck = notebook.rules().deck();
-    JsonNotebook {
+    NotebookDocument {
         model: notebook.model().name(),
         players: seats(notebook).map(|s| log.name(s)).collect(),
         deals: notebook.deals().to_string(),

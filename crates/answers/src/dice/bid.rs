@@ -1,12 +1,14 @@
 //! `gametab dice`: the odds of a standing Liar's Dice bid from my seat (raw,
 //! corrected by the bidder's reliability, normal approximation), the
-//! bidder's posterior and the published rule's advice, as text or JSON.
+//! bidder's posterior and the published rule's advice, as text or JSON
+//! ([`document`] builds the document, [`render`] the text).
 
 use std::io::Write;
 
-use anyhow::{Context, Result};
 use clap::Args;
-use serde_json::json;
+use serde::Serialize;
+
+use crate::error::{Error, Parameter, Result};
 
 use gametab_games::dice::{
     published_rule, Action, Advice, Bid, Hand, Reliability, Situation, Variant,
@@ -25,8 +27,11 @@ pub struct DiceArgs {
     #[arg(long)]
     pub bid: Bid,
     /// My dice, e.g. 1,5,5,2,3.
-    #[arg(long)]
-    pub mine: Hand,
+    #[arg(long, required_unless_present = "mine")]
+    pub hand: Option<Hand>,
+    /// The old name of --hand: accepted with a warning.
+    #[arg(long, hide = true, conflicts_with = "hand")]
+    pub mine: Option<Hand>,
     /// The bidder's reliability (>= 0; 0 ignores his bid).
     #[arg(long, default_value = "2", allow_negative_numbers = true, value_parser = parse_reliability)]
     pub rel: Reliability,
@@ -39,7 +44,7 @@ pub struct DiceArgs {
     /// The bidder's dice.
     #[arg(long, default_value_t = DICE_PER_PLAYER)]
     pub bidder_dice: u32,
-    /// Print JSON instead of text.
+    /// Print the answer's JSON document instead of text.
     #[arg(long)]
     pub json: bool,
 }
@@ -54,47 +59,90 @@ pub fn parse_reliability(text: &str) -> Result<Reliability, String> {
 }
 
 impl DiceArgs {
+    /// My dice, given as `--hand` or by its old name `--mine`.
+    ///
+    /// # Errors
+    /// Neither given (clap requires one, so only for arguments built in
+    /// code).
+    pub fn my_hand(&self) -> Result<&Hand> {
+        self.hand.as_ref().or(self.mine.as_ref()).ok_or_else(|| {
+            Error::invalid(Parameter::Hand, "my dice are required: --hand, e.g. 1,5,5,2,3")
+        })
+    }
+
     /// The validated situation the arguments describe.
     ///
     /// # Errors
     /// Fewer than two players, and everything [`Situation::new`] refuses
-    /// (more dice than exist, a bid on more dice than exist).
+    /// (more dice than exist, a bid on more dice than exist), naming the
+    /// parameter: the total dice are the players' when `--total-dice` is
+    /// not given.
     pub fn situation(&self) -> Result<Situation> {
+        let players_out_of_range = || {
+            Error::invalid(
+                Parameter::Players,
+                format!("--players {} is out of range (at least 2)", self.players),
+            )
+        };
         if self.players < 2 {
-            anyhow::bail!("--players {} is out of range (at least 2)", self.players);
+            return Err(players_out_of_range());
         }
+        let hand = self.my_hand()?;
         let total = match self.total_dice {
             Some(total) => total,
             None => (self.players - 1)
                 .checked_mul(DICE_PER_PLAYER)
-                .and_then(|others| others.checked_add(self.mine.len()))
-                .context("--players is out of range")?,
+                .and_then(|others| others.checked_add(hand.len()))
+                .ok_or_else(players_out_of_range)?,
         };
-        let situation = Situation::new(
+        let given_total = self.total_dice.is_some();
+        Situation::new(
             total,
-            self.mine.clone(),
+            hand.clone(),
             self.bidder_dice,
             Variant::from_wild_ones(self.wild),
             self.bid,
             self.rel,
-        )?;
-        Ok(situation)
+        )
+        .map_err(|e| {
+            Error::from_games(e, |argument| match argument {
+                gametab_games::Argument::TotalDice if !given_total => Some(Parameter::Players),
+                other => Parameter::of_argument(other),
+            })
+        })
     }
 }
 
-/// The `--json` document of a situation: the situation, my matching dice,
-/// the odds, the bidder's posterior mean and the advice. `gametab dice
-/// --json` and `GET /v1/dice/bid` both print it.
-pub fn document(players: u32, situation: &Situation) -> serde_json::Value {
+/// The document of a situation (`gametab dice --json`, `GET
+/// /v1/dice/bid`): the situation, my matching dice, the odds, the
+/// bidder's posterior mean and the published rule's advice.
+#[derive(Debug, Clone, Serialize)]
+pub struct BidDocument {
+    /// The advice: the action, its value, every raise considered.
+    pub advice: Advice,
+    /// My dice that count for the standing bid.
+    pub my_matching: u32,
+    /// The odds of the standing bid.
+    pub odds: gametab_games::dice::BidOdds,
+    /// Players at the table.
+    pub players: u32,
+    /// The mean of the bidder's matching dice, a posteriori.
+    pub posterior_mean: f64,
+    /// The situation as validated.
+    pub situation: Situation,
+}
+
+/// The document of a situation at a table of `players`.
+pub fn document(players: u32, situation: &Situation) -> BidDocument {
     let advice = published_rule(situation);
-    json!({
-        "players": players,
-        "situation": situation,
-        "my_matching": situation.standing_question().my_matching,
-        "odds": advice.standing,
-        "posterior_mean": advice.standing.posterior.mean(),
-        "advice": advice,
-    })
+    BidDocument {
+        my_matching: situation.standing_question().my_matching,
+        odds: advice.standing.clone(),
+        players,
+        posterior_mean: advice.standing.posterior.mean(),
+        situation: situation.clone(),
+        advice,
+    }
 }
 
 /// Run `gametab dice`, writing the odds and advice to `out`.
@@ -102,16 +150,26 @@ pub fn document(players: u32, situation: &Situation) -> serde_json::Value {
 /// # Errors
 /// Invalid arguments (see [`DiceArgs::situation`]), or `out` refusing the
 /// answer.
-pub fn run(args: DiceArgs, out: &mut impl Write) -> Result<()> {
-    let situation = args.situation().context("invalid Liar's Dice situation")?;
-    if args.json {
-        let report = document(args.players, &situation);
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
-    } else {
-        let advice = published_rule(&situation);
-        out.write_all(describe(args.players, &situation, &advice).as_bytes())?;
+pub fn run(args: DiceArgs, out: &mut impl Write) -> crate::cli::Result<()> {
+    if args.mine.is_some() {
+        crate::cli::warn("--mine is the old name of --hand; write --hand");
     }
+    let situation = args
+        .situation()
+        .map_err(|e| e.context("invalid Liar's Dice situation"))?;
+    let doc = document(args.players, &situation);
+    let text = if args.json {
+        crate::cli::pretty(&doc)?
+    } else {
+        render(&doc)
+    };
+    out.write_all(text.as_bytes())?;
     Ok(())
+}
+
+/// The document as text for the terminal.
+pub fn render(doc: &BidDocument) -> String {
+    describe(doc.players, &doc.situation, &doc.advice)
 }
 
 fn describe(players: u32, situation: &Situation, advice: &Advice) -> String {

@@ -8,8 +8,9 @@
 use std::io::Write;
 use std::path::PathBuf;
 
-use anyhow::{Context, Result};
 use clap::{Args, ValueEnum};
+
+use crate::error::{Error, Result};
 
 use gametab_games::werewolf::{rank, Baseline, GameLog, Posterior, ScoringRule};
 
@@ -50,12 +51,13 @@ impl From<RuleArg> for ScoringRule {
     }
 }
 
-/// Compute the report of a parsed log.
+/// The report of a parsed log (`gametab werewolf --json`, `POST
+/// /v1/werewolf/posterior`).
 ///
 /// # Errors
 /// Invalid or contradictory logs (the event is named) and games too large to
 /// enumerate.
-pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
+pub fn document(log: &GameLog, rule: ScoringRule) -> Result<Report> {
     if log.is_role_log() {
         return super::role_report::report(log, rule);
     }
@@ -68,14 +70,16 @@ pub fn report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
 ///
 /// # Errors
 /// As [`report`].
-pub fn report_with_roles(log: &GameLog, rule: ScoringRule) -> Result<Report> {
+pub fn document_with_roles(log: &GameLog, rule: ScoringRule) -> Result<Report> {
     super::role_report::report(log, rule)
 }
 
 /// The side engine's report of a side-only log.
 fn side_report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
-    let game = log.to_game().context("invalid game log")?;
-    let posterior = Posterior::compute(&game)?;
+    let game = log
+        .to_game()
+        .map_err(|e| Error::from_log(e).context("invalid game log"))?;
+    let posterior = Posterior::compute(&game).map_err(Error::from_log)?;
     let baseline = Baseline::run(&game);
     let exact_ranking = rank(&posterior, rule, None);
     let baseline_ranking = baseline.rank(rule);
@@ -104,7 +108,7 @@ fn side_report(log: &GameLog, rule: ScoringRule) -> Result<Report> {
 }
 
 /// The report as a text table.
-pub fn render_text(report: &Report) -> String {
+pub fn render(report: &Report) -> String {
     let mut out = format!(
         "Werewolf: {} players, {} wolves; {} wolf sets, joint entropy {:.4} bits, \
          expected living wolves {:.4}\n\n",
@@ -156,17 +160,18 @@ pub fn render_text(report: &Report) -> String {
 /// # Errors
 /// An unreadable or invalid log, a game too large to enumerate, or `out`
 /// refusing the report.
-pub fn run(args: &WerewolfArgs, out: &mut impl Write) -> Result<()> {
+pub fn run(args: &WerewolfArgs, out: &mut impl Write) -> crate::cli::Result<()> {
     let text = crate::logs::read_log(&args.log)?;
     let log: GameLog = crate::logs::parse_log(&args.log, &text, "Werewolf")?;
     crate::logs::check_werewolf_events(&log)
-        .with_context(|| format!("in {}", args.log.display()))?;
-    let report = report(&log, args.rule.into())
-        .with_context(|| format!("cannot analyse {}", args.log.display()))?;
-    if args.json {
-        writeln!(out, "{}", serde_json::to_string_pretty(&report)?)?;
+        .map_err(|e| e.context(format_args!("in {}", args.log.display())))?;
+    let report = document(&log, args.rule.into())
+        .map_err(|e| e.context(format_args!("cannot analyse {}", args.log.display())))?;
+    let text = if args.json {
+        crate::cli::pretty(&report)?
     } else {
-        out.write_all(render_text(&report).as_bytes())?;
-    }
+        render(&report)
+    };
+    out.write_all(text.as_bytes())?;
     Ok(())
 }
