@@ -102,7 +102,7 @@ fn bad_arguments_are_named_and_exit_non_zero() {
     );
     fails_with(
         &["cluedo", "--log", log, "--advise", "--room", "Rope"],
-        "Rope is not a room",
+        "(Rope is a weapon)",
     );
     fails_with(
         &["cluedo", "--log", log, "--advise", "--room", "Attic"],
@@ -334,6 +334,7 @@ fn build_then_lookup() {
     let out_str = out.to_str().unwrap();
     let (ok, stdout, err) = gametab(&[
         "lookup",
+        "--json",
         "--tables",
         out_str,
         "win-rate",
@@ -361,8 +362,8 @@ fn build_then_lookup() {
     std::fs::write(&values, bytes).unwrap();
     fails_with(
         &[
-            "lookup", "--tables", out_str, "value", "--days", "1", "--brain", "0,0", "--killer",
-            "0,0",
+            "lookup", "--json", "--tables", out_str, "value", "--days", "1", "--brain", "0,0",
+            "--killer", "0,0",
         ],
         "murder_plan_values.parquet: BLAKE2 digest",
     );
@@ -422,7 +423,7 @@ fn commands_without_tables_end_quietly_when_the_reader_has_gone() {
         "4",
         "--bid",
         "5x5",
-        "--mine",
+        "--hand",
         "1,5,5,2,3",
     ];
     for json in [false, true] {

@@ -163,7 +163,7 @@ fn the_command_prints_value_moves_and_posterior() {
         "--hand",
         "4",
         "--history",
-        "13",
+        "1x3",
     ]);
     assert!(ok, "{err}");
     assert!(
@@ -229,7 +229,7 @@ fn bad_endgame_arguments_are_named() {
             "with wild ones",
         ),
         (
-            &["--dice", "1,1", "--history", "16,15"][..],
+            &["--dice", "1,1", "--history", "1x6,1x5"][..],
             "1x5 does not raise 1x6",
         ),
         (

@@ -149,7 +149,10 @@ fn sampling_is_cumulative_over_the_stored_order() {
     for bad in [1.0, -0.01, f64::NAN] {
         assert!(matches!(
             t.sample_mastermind(8, state, bad),
-            Err(Error::OutOfRange { what: gametab_games::Argument::U, .. })
+            Err(Error::OutOfRange {
+                what: gametab_games::Argument::U,
+                ..
+            })
         ));
     }
 }

@@ -112,7 +112,7 @@ fn a_missing_table_set_is_refused_in_one_wording_that_names_the_fix() {
     // The variable names the set when --tables does not.
     let tables = common::built_tables().to_str().unwrap();
     let value = [
-        "lookup", "value", "--days", "3", "--brain", "0,0", "--killer", "0,0",
+        "lookup", "--json", "value", "--days", "3", "--brain", "0,0", "--killer", "0,0",
     ];
     let (code, out, err) = gametab_with(&[("GAMETAB_TABLES", tables)], &value);
     assert_eq!(code, 0, "{err}");
@@ -250,4 +250,89 @@ fn the_server_listens_on_localhost() {
     server.kill().unwrap();
     server.wait().unwrap();
     assert!(line.starts_with("listening on http://127.0.0.1:"), "{line}");
+}
+
+#[test]
+fn old_spellings_work_on_the_command_line_with_a_warning_naming_the_new_one() {
+    let tables = common::built_tables().to_str().unwrap();
+    // --mine is the old name of --hand: the same answer, one warning.
+    let new = [
+        "dice",
+        "--players",
+        "4",
+        "--bid",
+        "5x5",
+        "--hand",
+        "1,5,5,2,3",
+        "--json",
+    ];
+    let old = [
+        "dice",
+        "--players",
+        "4",
+        "--bid",
+        "5x5",
+        "--mine",
+        "1,5,5,2,3",
+        "--json",
+    ];
+    let (code, new_out, new_err) = gametab_with(&[], &new);
+    assert_eq!(code, 0, "{new_err}");
+    assert!(new_err.is_empty(), "{new_err}");
+    let (code, old_out, old_err) = gametab_with(&[], &old);
+    assert_eq!(code, 0, "{old_err}");
+    assert_eq!(old_out, new_out);
+    assert_eq!(
+        old_err,
+        "warning: --mine is the old name of --hand; write --hand\n"
+    );
+    // Both at once is a usage error.
+    let (code, _, err) = gametab_with(
+        &[],
+        &[
+            "dice",
+            "--players",
+            "4",
+            "--bid",
+            "5x5",
+            "--hand",
+            "1,5",
+            "--mine",
+            "1,5",
+        ],
+    );
+    assert_eq!(code, 2, "{err}");
+    // A history with bids run together (the tables' codes) is read, with a
+    // warning that writes it as bids.
+    let endgame = |history: &str| {
+        gametab_with(
+            &[],
+            &[
+                "dice",
+                "endgame",
+                "--tables",
+                tables,
+                "--dice",
+                "2,1",
+                "--sides",
+                "5",
+                "--hand",
+                "3,5",
+                "--history",
+                history,
+                "--json",
+            ],
+        )
+    };
+    let (code, new_out, new_err) = endgame("1x5,2x3");
+    assert_eq!(code, 0, "{new_err}");
+    assert!(new_err.is_empty(), "{new_err}");
+    let (code, old_out, old_err) = endgame("15,23");
+    assert_eq!(code, 0, "{old_err}");
+    assert_eq!(old_out, new_out);
+    assert!(
+        old_err.contains("--history 15,23")
+            && old_err.contains("write them as COUNTxFACE: --history 1x5,2x3"),
+        "{old_err}"
+    );
 }

@@ -23,7 +23,7 @@ fn every_endpoint_answers_the_cli_document_and_names_its_set() {
     let tables = tables_arg();
     let state = ["--days", "8", "--brain", "0,1", "--killer", "1,0"];
     let lookup = |query: &[&str]| {
-        let mut args = vec!["lookup", "--tables", &tables];
+        let mut args = vec!["lookup", "--json", "--tables", &tables];
         args.extend_from_slice(query);
         cli_json(&args)
     };
@@ -56,25 +56,25 @@ fn every_endpoint_answers_the_cli_document_and_names_its_set() {
         ),
         ("/v1/murder-plan/win-rates".into(), lookup(&["win-rates"])),
         (
-            "/v1/dice/bid?players=4&bid=5x5&mine=1,5,5,2,3&rel=2&wild=false".into(),
+            "/v1/dice/bid?players=4&bid=5x5&hand=1,5,5,2,3&rel=2&wild=false".into(),
             cli_json(&[
-                "dice", "--players", "4", "--bid", "5x5", "--mine", "1,5,5,2,3", "--rel", "2",
+                "dice", "--players", "4", "--bid", "5x5", "--hand", "1,5,5,2,3", "--rel", "2",
                 "--json",
             ]),
         ),
         (
             // 50 dice: 6^45 outcomes, counts far beyond 2^64 (decimal strings).
-            "/v1/dice/bid?players=10&bid=12x3&mine=3,3,4,6,1&rel=1.5&wild=true".into(),
+            "/v1/dice/bid?players=10&bid=12x3&hand=3,3,4,6,1&rel=1.5&wild=true".into(),
             cli_json(&[
-                "dice", "--players", "10", "--bid", "12x3", "--mine", "3,3,4,6,1", "--rel", "1.5",
+                "dice", "--players", "10", "--bid", "12x3", "--hand", "3,3,4,6,1", "--rel", "1.5",
                 "--wild", "--json",
             ]),
         ),
         (
-            "/v1/dice/endgame?dice=2,1&sides=5&hand=3,5&history=15,23".into(),
+            "/v1/dice/endgame?dice=2,1&sides=5&hand=3,5&history=1x5,2x3".into(),
             cli_json(&[
                 "dice", "endgame", "--tables", &tables, "--dice", "2,1", "--sides", "5", "--hand",
-                "3,5", "--history", "15,23", "--json",
+                "3,5", "--history", "1x5,2x3", "--json",
             ]),
         ),
         (
@@ -378,37 +378,37 @@ fn bad_input_gets_the_right_status_and_names_the_parameter() {
             Some("horizon"),
         ),
         (
-            "/v1/dice/bid?players=4&bid=5x7&mine=1,5".into(),
+            "/v1/dice/bid?players=4&bid=5x7&hand=1,5".into(),
             400,
             Some("bid"),
         ),
         (
-            "/v1/dice/bid?players=4&bid=five&mine=1,5".into(),
+            "/v1/dice/bid?players=4&bid=five&hand=1,5".into(),
             400,
             Some("bid"),
         ),
         (
-            "/v1/dice/bid?players=4&bid=5x5&mine=1,9".into(),
+            "/v1/dice/bid?players=4&bid=5x5&hand=1,9".into(),
             400,
-            Some("mine"),
+            Some("hand"),
         ),
         (
-            "/v1/dice/bid?players=11&bid=5x5&mine=1,5,5,2,3".into(),
-            400,
-            Some("players"),
-        ),
-        (
-            "/v1/dice/bid?players=1&bid=5x5&mine=1".into(),
+            "/v1/dice/bid?players=11&bid=5x5&hand=1,5,5,2,3".into(),
             400,
             Some("players"),
         ),
         (
-            "/v1/dice/bid?players=4&bid=5x5&mine=1,5,5,2,3&rel=-1".into(),
+            "/v1/dice/bid?players=1&bid=5x5&hand=1".into(),
+            400,
+            Some("players"),
+        ),
+        (
+            "/v1/dice/bid?players=4&bid=5x5&hand=1,5,5,2,3&rel=-1".into(),
             400,
             Some("rel"),
         ),
         (
-            "/v1/dice/bid?bid=5x5&mine=1,5,5,2,3".into(),
+            "/v1/dice/bid?bid=5x5&hand=1,5,5,2,3".into(),
             400,
             Some("players"),
         ),
@@ -427,7 +427,7 @@ fn bad_input_gets_the_right_status_and_names_the_parameter() {
             Some("hand"),
         ),
         (
-            "/v1/dice/endgame?dice=1,1&history=16,15".into(),
+            "/v1/dice/endgame?dice=1,1&history=1x6,1x5".into(),
             400,
             Some("history"),
         ),
@@ -437,6 +437,17 @@ fn bad_input_gets_the_right_status_and_names_the_parameter() {
             Some("history"),
         ),
         ("/v1/dice/endgame?dice=2,2&sides=6".into(), 404, None),
+        // Old spellings are refused naming the new one.
+        (
+            "/v1/dice/bid?players=4&bid=5x5&mine=1,5".into(),
+            400,
+            Some("mine"),
+        ),
+        (
+            "/v1/dice/endgame?dice=2,1&sides=5&history=15,23".into(),
+            400,
+            Some("history"),
+        ),
         ("/v1/manifest?x=1".into(), 400, Some("x")),
         ("/health?x=1".into(), 400, Some("x")),
         ("/v1/openapi.json?x=1".into(), 400, Some("x")),
@@ -748,4 +759,57 @@ fn only_the_manifests_files_are_read_and_each_is_checked() {
         stderr.contains("dice_decisions.parquet") && stderr.contains("digest"),
         "{stderr}"
     );
+}
+
+#[test]
+fn old_spellings_are_refused_naming_the_new_one() {
+    let server = Server::start(common::built_tables(), &[]);
+    let agent = agent();
+    let mine = get(
+        &agent,
+        &format!("{}/v1/dice/bid?players=4&bid=5x5&mine=1,5", server.url),
+    );
+    assert_eq!(mine.status, 400);
+    assert_eq!(
+        mine.json()["error"],
+        "'mine' is the old name of 'hand': write hand=1,5"
+    );
+    let history = get(
+        &agent,
+        &format!(
+            "{}/v1/dice/endgame?dice=2,1&sides=5&hand=3,5&history=15,23",
+            server.url
+        ),
+    );
+    assert_eq!(history.status, 400);
+    assert_eq!(
+        history.json()["error"],
+        "history '15,23': bids run together are the old form; write them as COUNTxFACE: \
+         history=1x5,2x3"
+    );
+    // The document names fields as the tables' columns do.
+    let state = get(
+        &agent,
+        &format!(
+            "{}/v1/murder-plan/state?days=8&brain=0,1&killer=1,0",
+            server.url
+        ),
+    )
+    .json();
+    assert_eq!(state["mastermind_won"], false);
+    assert!(state["mastermind_strategy"]
+        .as_array()
+        .is_some_and(|s| !s.is_empty()));
+    assert!(state["protagonists_strategy"]
+        .as_array()
+        .is_some_and(|s| !s.is_empty()));
+    let bid = get(
+        &agent,
+        &format!(
+            "{}/v1/dice/bid?players=4&bid=5x5&hand=5,1,5,2,3",
+            server.url
+        ),
+    )
+    .json();
+    assert_eq!(bid["situation"]["hand"], "1,2,3,5,5");
 }

@@ -277,7 +277,10 @@ fn the_explorer_page_shows_the_tables_and_follows_the_state() {
         json!(start["moves"]["mastermind"].as_array().unwrap().len() + 1)
     );
     let bars = session.script("return document.querySelectorAll('#pr-strategy .bar').length");
-    assert_eq!(bars, json!(start["protagonists"].as_array().unwrap().len()));
+    assert_eq!(
+        bars,
+        json!(start["protagonists_strategy"].as_array().unwrap().len())
+    );
 
     // Pick another state by clicking options: 3 days, both at the key
     // person, the killer with 2 intrigue.
@@ -309,7 +312,7 @@ fn the_explorer_page_shows_the_tables_and_follows_the_state() {
     let dice = get(
         &api,
         &format!(
-            "{}/v1/dice/bid?players=4&bid=4x3&mine=1,5,5,2,3&rel=2&wild=false",
+            "{}/v1/dice/bid?players=4&bid=4x3&hand=1,5,5,2,3&rel=2&wild=false",
             server.url
         ),
     )
@@ -408,7 +411,7 @@ fn the_endgame_cluedo_and_werewolf_panels_answer_from_the_server() {
     let endgame = get(
         &api,
         &format!(
-            "{}/v1/dice/endgame?dice=2,1&sides=5&wild=false&hand=3,5&history=15,23",
+            "{}/v1/dice/endgame?dice=2,1&sides=5&wild=false&hand=3,5&history=1x5,2x3",
             server.url
         ),
     )
@@ -433,7 +436,7 @@ fn the_endgame_cluedo_and_werewolf_panels_answer_from_the_server() {
     let bad = get(
         &api,
         &format!(
-            "{}/v1/dice/endgame?dice=2,1&sides=5&wild=false&hand=3,5&history=15,14",
+            "{}/v1/dice/endgame?dice=2,1&sides=5&wild=false&hand=3,5&history=1x5,1x4",
             server.url
         ),
     );

@@ -102,7 +102,9 @@ pub fn check_cluedo_events(log: &gametab_games::cluedo::GameLog) -> Result<()> {
     if events > MAX_CLUEDO_EVENTS {
         return Err(Error::Refused {
             event: None,
-            message: format!("the log has {events} events; at most {MAX_CLUEDO_EVENTS} are analysed"),
+            message: format!(
+                "the log has {events} events; at most {MAX_CLUEDO_EVENTS} are analysed"
+            ),
         });
     }
     Ok(())
@@ -133,10 +135,7 @@ mod tests {
     fn a_log_over_the_limit_is_refused_without_reading_it_all() {
         // /dev/zero never ends: the reader stops one byte past the limit.
         let error = read_log_within(Path::new("/dev/zero"), 1000).unwrap_err();
-        assert!(
-            error.to_string().contains("over 1000 bytes"),
-            "{error}"
-        );
+        assert!(error.to_string().contains("over 1000 bytes"), "{error}");
         let dir = tempfile::tempdir().unwrap();
         let path = dir.path().join("log.json");
         std::fs::write(&path, "{}").unwrap();

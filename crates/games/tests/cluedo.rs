@@ -61,7 +61,10 @@ fn malformed_logs_are_typed_errors() {
         log.knowledge(),
         Err(LogError {
             event: LogEvent::Hand,
-            error: Error::OutOfRange { what: gametab_games::Argument::Card, .. }
+            error: Error::OutOfRange {
+                what: gametab_games::Argument::Card,
+                ..
+            }
         })
     ));
     let seven = EXAMPLE.replace("\"players\": 4", "\"players\": 7");

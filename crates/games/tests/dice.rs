@@ -322,15 +322,24 @@ fn bad_input_is_a_typed_error() {
     ));
     assert!(matches!(
         Face::new(0),
-        Err(Error::OutOfRange { what: gametab_games::Argument::Face, .. })
+        Err(Error::OutOfRange {
+            what: gametab_games::Argument::Face,
+            ..
+        })
     ));
     assert!(matches!(
         Face::new(7),
-        Err(Error::OutOfRange { what: gametab_games::Argument::Face, .. })
+        Err(Error::OutOfRange {
+            what: gametab_games::Argument::Face,
+            ..
+        })
     ));
     assert!(matches!(
         "5x7".parse::<Bid>(),
-        Err(Error::OutOfRange { what: gametab_games::Argument::Face, .. })
+        Err(Error::OutOfRange {
+            what: gametab_games::Argument::Face,
+            ..
+        })
     ));
     assert!(matches!(
         "0x5".parse::<Bid>(),
@@ -338,11 +347,17 @@ fn bad_input_is_a_typed_error() {
     ));
     assert!(matches!(
         "five fives".parse::<Bid>(),
-        Err(Error::OutOfRange { what: gametab_games::Argument::Bid, .. })
+        Err(Error::OutOfRange {
+            what: gametab_games::Argument::Bid,
+            ..
+        })
     ));
     assert!(matches!(
         "1,5,9".parse::<Hand>(),
-        Err(Error::OutOfRange { what: gametab_games::Argument::Face, .. })
+        Err(Error::OutOfRange {
+            what: gametab_games::Argument::Face,
+            ..
+        })
     ));
     assert!(matches!(
         Reliability::new(-0.5),

@@ -41,13 +41,7 @@ pub async fn dice_endgame(
                 ),
             ));
         }
-        let query = EndgameQuery::new(
-            dice,
-            sides as u8,
-            wild,
-            params.get("hand"),
-            history,
-        )?;
+        let query = EndgameQuery::new(dice, sides as u8, wild, params.get("hand"), history)?;
         set.answers
             .get_or_compute(format!("endgame {query:?}"), || {
                 let stored = stored_game(&set.tables, query.game)?;

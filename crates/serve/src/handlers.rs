@@ -31,12 +31,12 @@ use gametab_games::murder_plan::DaysLeft;
 
 use super::body::PostBody;
 use super::params::{log_error, ApiError, Params};
-use gametab_answers::Error as QueryError;
 use super::set::LoadedSet;
 use super::App;
 use gametab_answers::murder_plan::documents::Side;
 use gametab_answers::murder_plan::state::StateArgs;
 use gametab_answers::murder_plan::{self, Query};
+use gametab_answers::Error as QueryError;
 use gametab_answers::{cluedo, dice};
 
 /// The parameters of a Murder Plan state, with the start state's defaults
@@ -446,7 +446,8 @@ pub async fn cluedo_notebook(
     })();
     engine_answer(&app, Arc::clone(&set), prepared, move |(model, body)| {
         let (log, knowledge) = cluedo_log(&body)?;
-        let notebook = analyse(&knowledge, model).map_err(|e| log_error(QueryError::from_log(e)))?;
+        let notebook =
+            analyse(&knowledge, model).map_err(|e| log_error(QueryError::from_log(e)))?;
         to_json(&cluedo::notebook::document(&log, &notebook))
     })
     .await

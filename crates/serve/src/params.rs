@@ -126,6 +126,10 @@ pub fn log_error(error: QueryError) -> ApiError {
     }
 }
 
+/// Query parameters renamed for one name per concept (old, new): an old
+/// name is refused with a 400 that names the new one.
+pub const RENAMED: [(&str, &str); 1] = [("mine", "hand")];
+
 /// The parsed query string of one request.
 #[derive(Debug, Default)]
 pub struct Params {
@@ -142,6 +146,15 @@ impl Params {
         let mut pairs: Vec<(String, String)> = Vec::new();
         for (name, value) in form_urlencoded::parse(query.unwrap_or("").as_bytes()) {
             if !allowed.contains(&name.as_ref()) {
+                if let Some((_, new)) = RENAMED
+                    .iter()
+                    .find(|(old, new)| *old == name && allowed.contains(new))
+                {
+                    return Err(ApiError::bad(
+                        &name,
+                        format!("'{name}' is the old name of '{new}': write {new}={value}"),
+                    ));
+                }
                 let known = if allowed.is_empty() {
                     "this endpoint takes no parameters".to_string()
                 } else {

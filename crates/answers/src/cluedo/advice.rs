@@ -152,7 +152,10 @@ pub fn document(
         None => None,
         Some(name) => {
             let not_a_room = |why: String| {
-                Error::invalid(Parameter::Room, format!("room: '{name}' is not a room of this deck{why}"))
+                Error::invalid(
+                    Parameter::Room,
+                    format!("room: '{name}' is not a room of this deck{why}"),
+                )
             };
             let card = deck
                 .parse_card(name)

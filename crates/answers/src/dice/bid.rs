@@ -66,7 +66,10 @@ impl DiceArgs {
     /// code).
     pub fn my_hand(&self) -> Result<&Hand> {
         self.hand.as_ref().or(self.mine.as_ref()).ok_or_else(|| {
-            Error::invalid(Parameter::Hand, "my dice are required: --hand, e.g. 1,5,5,2,3")
+            Error::invalid(
+                Parameter::Hand,
+                "my dice are required: --hand, e.g. 1,5,5,2,3",
+            )
         })
     }
 

@@ -166,8 +166,8 @@ impl EndgameQuery {
         history: &str,
     ) -> Result<EndgameQuery> {
         let (a, b) = parse_dice(dice)?;
-        let game = Endgame::new(a, b, sides, wild)
-            .map_err(|e| Error::from_games(e, endgame_parameter))?;
+        let game =
+            Endgame::new(a, b, sides, wild).map_err(|e| Error::from_games(e, endgame_parameter))?;
         let hand = hand.map(parse_hand).transpose()?;
         Ok(EndgameQuery {
             game,
@@ -280,13 +280,13 @@ pub fn run(args: EndgameArgs, out: &mut dyn Write) -> crate::cli::Result<()> {
 /// [`Error::Tables`] when the endgame tables do not load;
 /// [`Error::NotInTables`] when they do not hold the game, saying which
 /// build solves it.
-pub fn stored_game(
-    tables: &gametab_lookup::Tables,
-    game: Endgame,
-) -> Result<&StoredEndgame> {
-    tables.dice_endgame()?.game(game).map_err(|e| Error::NotInTables {
-        message: format!("{e} ({})", super::solved::where_solved(game)),
-    })
+pub fn stored_game(tables: &gametab_lookup::Tables, game: Endgame) -> Result<&StoredEndgame> {
+    tables
+        .dice_endgame()?
+        .game(game)
+        .map_err(|e| Error::NotInTables {
+            message: format!("{e} ({})", super::solved::where_solved(game)),
+        })
 }
 
 /// The document as text for the terminal.

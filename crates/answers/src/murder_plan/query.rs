@@ -145,7 +145,6 @@ pub enum Query {
     WinRates,
 }
 
-
 /// `V_d(S)` alone (`lookup value`, `GET /v1/murder-plan/value`).
 #[derive(Debug, Clone, Serialize)]
 pub struct ValueDocument {
@@ -545,7 +544,9 @@ pub fn render(answer: &Answer) -> String {
         }
         Answer::WinRate(doc) => {
             let start = match (doc.brain, doc.killer) {
-                (Some(b), Some(k)) => format!("from brain {},{} killer {},{}", b[0], b[1], k[0], k[1]),
+                (Some(b), Some(k)) => {
+                    format!("from brain {},{} killer {},{}", b[0], b[1], k[0], k[1])
+                }
                 _ => "on average over the 16 starts".to_string(),
             };
             let _ = writeln!(

@@ -61,7 +61,11 @@ pub const GAME: GameBuild = GameBuild {
                  The log's format: docs/cluedo.md.",
             )
         },
-        run: |m, out| Ok(gametab_answers::cluedo::notebook::run(&parse(m)?, &mut { out })?),
+        run: |m, out| {
+            Ok(gametab_answers::cluedo::notebook::run(&parse(m)?, &mut {
+                out
+            })?)
+        },
     }],
 };
 

@@ -73,7 +73,11 @@ pub const GAME: GameBuild = GameBuild {
                      key person, as a,b with a, b in {0, 1} (docs/murder-plan.md).",
                 )
             },
-            run: |m, out| Ok(gametab_answers::murder_plan::query::run(parse(m)?, &mut { out })?),
+            run: |m, out| {
+                Ok(gametab_answers::murder_plan::query::run(parse(m)?, &mut {
+                    out
+                })?)
+            },
         },
     ],
 };

@@ -41,7 +41,12 @@ pub const GAME: GameBuild = GameBuild {
                  The log's format and its events: docs/werewolf.md.",
             )
         },
-        run: |m, out| Ok(gametab_answers::werewolf::posterior::run(&parse(m)?, &mut { out })?),
+        run: |m, out| {
+            Ok(gametab_answers::werewolf::posterior::run(
+                &parse(m)?,
+                &mut { out },
+            )?)
+        },
     }],
 };
 

@@ -190,7 +190,9 @@ impl Knowledge {
                     });
                 }
             }
-            Fact::FailedAccusation { cards } => check_triple(rules, *cards, crate::Argument::Accusation)?,
+            Fact::FailedAccusation { cards } => {
+                check_triple(rules, *cards, crate::Argument::Accusation)?
+            }
         }
         self.facts.push(fact);
         Ok(())

@@ -176,7 +176,8 @@ impl GameLog {
         .map_err(at(LogEvent::Hand))?;
         for (n, suggestion) in self.suggestions.iter().enumerate() {
             let event = LogEvent::Suggestion(n);
-            let named = triple(&deck, &suggestion.cards, crate::Argument::Suggestion).map_err(at(event))?;
+            let named =
+                triple(&deck, &suggestion.cards, crate::Argument::Suggestion).map_err(at(event))?;
             for fact in suggestion.facts(&rules, me, named).map_err(at(event))? {
                 knowledge.add(fact).map_err(at(event))?;
             }
@@ -184,7 +185,8 @@ impl GameLog {
         for (n, accusation) in self.accusations.iter().enumerate() {
             let event = LogEvent::Accusation(n);
             check_seat(&rules, Seat(accusation.by), crate::Argument::Accuser).map_err(at(event))?;
-            let cards = triple(&deck, &accusation.cards, crate::Argument::Accusation).map_err(at(event))?;
+            let cards =
+                triple(&deck, &accusation.cards, crate::Argument::Accusation).map_err(at(event))?;
             knowledge
                 .add(Fact::FailedAccusation { cards })
                 .map_err(at(event))?;

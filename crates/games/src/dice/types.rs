@@ -376,7 +376,10 @@ impl From<Reliability> for f64 {
 pub struct Hand(Vec<Face>);
 
 impl Serialize for Hand {
-    fn serialize<S: serde::Serializer>(&self, serializer: S) -> std::result::Result<S::Ok, S::Error> {
+    fn serialize<S: serde::Serializer>(
+        &self,
+        serializer: S,
+    ) -> std::result::Result<S::Ok, S::Error> {
         serializer.collect_str(self)
     }
 }

@@ -208,7 +208,10 @@ impl Endgame {
     /// [`MAX_DICE`], sides outside 1..=[`MAX_SIDES`] (2..= with wild ones,
     /// which bid on faces 2 and up), or more than [`MAX_BIDS`] bids.
     pub fn new(a: u8, b: u8, sides: u8, wild: bool) -> Result<Endgame> {
-        for (what, dice) in [(crate::Argument::PlayerOnesDice, a), (crate::Argument::PlayerTwosDice, b)] {
+        for (what, dice) in [
+            (crate::Argument::PlayerOnesDice, a),
+            (crate::Argument::PlayerTwosDice, b),
+        ] {
             if !(1..=MAX_DICE).contains(&dice) {
                 return Err(Error::OutOfRange {
                     what,
