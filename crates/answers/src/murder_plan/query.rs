@@ -394,8 +394,19 @@ fn win_rates(mp: &MurderPlanTables) -> Result<WinRatesDocument> {
     Ok(WinRatesDocument { win_rates })
 }
 
-/// How many moves per side the text shows (`--json` has them all).
+/// How many moves per side the text of a state shows (`--json` has them
+/// all), and of a side's moves.
 const MOVES_SHOWN: usize = 5;
+const SIDE_MOVES_SHOWN: usize = 12;
+
+/// A side's name as a possessive.
+fn possessive(side: &str) -> String {
+    if side.ends_with('s') {
+        format!("{side}'")
+    } else {
+        format!("{side}'s")
+    }
+}
 
 fn cards_text(key_person: &str, brain: &str, killer: &str) -> String {
     format!("{key_person} / {brain} / {killer}")
@@ -414,8 +425,7 @@ fn strategy_lines(out: &mut String, title: &str, strategy: &[SupportEntry]) {
     }
 }
 
-fn move_lines(out: &mut String, title: &str, moves: &[MoveJson], all: bool) {
-    let shown = if all { moves.len() } else { MOVES_SHOWN };
+fn move_lines(out: &mut String, title: &str, moves: &[MoveJson], shown: usize) {
     let _ = writeln!(
         out,
         "{title}, best first (value, loss, equilibrium probability):"
@@ -425,7 +435,8 @@ fn move_lines(out: &mut String, title: &str, moves: &[MoveJson], all: bool) {
             out,
             "  {:.6}  {:.6}  {:.4}  {}",
             m.value,
-            m.loss,
+            // A loss of -1e-16 is a rounding of 0.
+            if m.loss.abs() < 5e-7 { 0.0 } else { m.loss },
             m.probability,
             cards_text(m.card_on_key_person, m.card_on_brain, m.card_on_killer)
         );
@@ -484,12 +495,17 @@ pub fn render(answer: &Answer) -> String {
                     "protagonists' strategy",
                     &doc.protagonists_strategy,
                 );
-                move_lines(&mut out, "mastermind's moves", &doc.moves.mastermind, false);
+                move_lines(
+                    &mut out,
+                    "mastermind's moves",
+                    &doc.moves.mastermind,
+                    MOVES_SHOWN,
+                );
                 move_lines(
                     &mut out,
                     "protagonists' moves",
                     &doc.moves.protagonists,
-                    false,
+                    MOVES_SHOWN,
                 );
             }
         }
@@ -499,7 +515,12 @@ pub fn render(answer: &Answer) -> String {
                 "{} days left: value {:.6} (certificate gap {:.1e})",
                 doc.days_left, doc.value, doc.gap
             );
-            move_lines(&mut out, &format!("{}'s moves", doc.side), &doc.moves, true);
+            move_lines(
+                &mut out,
+                &format!("{} moves", possessive(doc.side)),
+                &doc.moves,
+                SIDE_MOVES_SHOWN,
+            );
         }
         Answer::Value(doc) => {
             let _ = writeln!(
@@ -522,7 +543,11 @@ pub fn render(answer: &Answer) -> String {
         }
         Answer::Strategy(doc) => {
             let _ = writeln!(out, "{} days left: value {:.6}", doc.days_left, doc.value);
-            strategy_lines(&mut out, &format!("{}'s strategy", doc.side), &doc.strategy);
+            strategy_lines(
+                &mut out,
+                &format!("{} strategy", possessive(doc.side)),
+                &doc.strategy,
+            );
         }
         Answer::Sample(doc) => {
             let a = &doc.action;
