@@ -210,7 +210,7 @@ fn run(out: &mut dyn Write) -> Result<()> {
         Command::Verify(args) => {
             gametab_build::verify::cli::run(&args, &registry::verifiers(), &mut { out })
         }
-        Command::Serve(args) => gametab_serve::run(args, &mut { out }),
+        Command::Serve(args) => Ok(gametab_serve::run(args, &mut { out })?),
         Command::Completions { shell } => {
             // Into memory first: the generator panics on a failed write
             // (a reader gone), and a write error here must stay an error.

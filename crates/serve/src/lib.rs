@@ -29,6 +29,7 @@
 mod body;
 pub mod conn;
 mod endgame;
+pub mod error;
 pub mod engine;
 mod handlers;
 pub mod memory;
@@ -43,7 +44,6 @@ use std::path::PathBuf;
 use std::sync::Arc;
 use std::time::Duration;
 
-use anyhow::{Context, Result};
 use axum::extract::State;
 use axum::http::{header, HeaderValue, Method, StatusCode};
 use axum::response::{IntoResponse, Response};
@@ -54,6 +54,7 @@ use tower_http::cors::{AllowOrigin, CorsLayer};
 use body::{BodyLimits, HasBodyLimits};
 use conn::{Limits, Registry};
 use engine::{EngineLimits, Engines};
+pub use error::{LoadError, ServeError};
 use params::ApiError;
 use set::Current;
 
@@ -221,13 +222,13 @@ pub fn endpoints() -> Vec<Endpoint> {
 ///
 /// # Errors
 /// A `cors_origin` that is not a valid header value.
-pub fn router(app: Arc<App>, cors_origin: Option<&str>) -> Result<Router> {
+pub fn router(app: Arc<App>, cors_origin: Option<&str>) -> Result<Router, ServeError> {
     let mut router = Router::new();
     let mut paths: Vec<&str> = Vec::new();
     for (endpoint, handler) in route_table() {
         // One MethodRouter per path: merge the methods of a repeated path.
         if paths.contains(&endpoint.path) {
-            anyhow::bail!("{} is listed twice in the route table", endpoint.path);
+            return Err(ServeError::DuplicateRoute(endpoint.path));
         }
         paths.push(endpoint.path);
         router = router.route(endpoint.path, handler);
@@ -260,7 +261,7 @@ pub fn router(app: Arc<App>, cors_origin: Option<&str>) -> Result<Router> {
         } else {
             AllowOrigin::exact(
                 HeaderValue::from_str(origin)
-                    .with_context(|| format!("--cors-origin {origin:?} is not a valid origin"))?,
+                    .map_err(|_| ServeError::CorsOrigin(origin.to_owned()))?,
             )
         };
         router = router.layer(
@@ -352,13 +353,18 @@ fn parse_addr(text: &str) -> std::result::Result<SocketAddr, String> {
 /// # Errors
 /// A table set that does not load, an address that cannot be bound, an
 /// invalid `--cors-origin`.
-pub fn run(args: ServeArgs, out: &mut impl Write) -> Result<()> {
+pub fn run(args: ServeArgs, out: &mut impl Write) -> Result<(), ServeError> {
     memory::configure();
     gametab_answers::table_set::require(&args.tables)?;
     let current = Arc::new(
-        Current::open(args.tables.clone(), args.cache_mib.saturating_mul(1 << 20))
-            .with_context(|| format!("cannot serve {}", args.tables.display()))?,
+        Current::open(args.tables.clone(), args.cache_mib.saturating_mul(1 << 20)).map_err(
+            |source| ServeError::Load {
+                dir: args.tables.clone(),
+                source,
+            },
+        )?,
     );
+    let io = |what: &'static str| move |source| ServeError::Io { what, source };
     let cores = std::thread::available_parallelism().map_or(1, |n| n.get());
     let engine_limits = EngineLimits {
         threads: args.engine_threads.map_or((cores / 2).max(1), usize::from),
@@ -368,7 +374,7 @@ pub fn run(args: ServeArgs, out: &mut impl Write) -> Result<()> {
     let app = Arc::new(App {
         current: Arc::clone(&current),
         tables_dir: args.tables.display().to_string(),
-        engines: Engines::start(engine_limits).context("cannot start the engine threads")?,
+        engines: Engines::start(engine_limits).map_err(io("cannot start the engine threads"))?,
         body: BodyLimits {
             max_bytes: args.max_body,
             timeout: Duration::from_millis(args.header_timeout_ms),
@@ -390,14 +396,20 @@ pub fn run(args: ServeArgs, out: &mut impl Write) -> Result<()> {
     let runtime = runtime
         .enable_all()
         .build()
-        .context("cannot start the runtime")?;
+        .map_err(io("cannot start the runtime"))?;
     runtime.block_on(async move {
         let listener = tokio::net::TcpListener::bind(args.addr)
             .await
-            .with_context(|| format!("cannot listen on {}", args.addr))?;
-        let local = listener.local_addr()?;
-        writeln!(out, "listening on http://{local}")?;
-        out.flush()?;
+            .map_err(|source| ServeError::Listen {
+                addr: args.addr,
+                source,
+            })?;
+        let local = listener
+            .local_addr()
+            .map_err(io("cannot read the bound address"))?;
+        writeln!(out, "listening on http://{local}")
+            .and_then(|()| out.flush())
+            .map_err(io("cannot write the address"))?;
         {
             // Not kept: a set held here would never be freed after a reload.
             let set = current.get();

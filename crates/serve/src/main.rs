@@ -22,12 +22,12 @@ struct Cli {
 fn main() -> ExitCode {
     let args = Cli::parse().serve;
     let mut out = BufWriter::new(io::stdout());
-    let result = gametab_serve::run(args, &mut out).and_then(|()| Ok(out.flush()?));
+    let result = gametab_serve::run(args, &mut out);
+    let _ = out.flush();
     match result {
         Ok(()) => ExitCode::SUCCESS,
         Err(error) => {
-            let _ = out.flush();
-            eprintln!("error: {error:#}");
+            eprintln!("error: {}", gametab_serve::error::chain(&error));
             ExitCode::FAILURE
         }
     }

@@ -32,7 +32,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, RwLock};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
+use crate::error::LoadError;
 use bytes::Bytes;
 use gametab_lookup::dice::schema as dice_schema;
 use gametab_lookup::io::blake2_hex;
@@ -142,17 +142,20 @@ impl LoadedSet {
     /// An unreadable or malformed manifest, a listed file missing or
     /// unreadable, a file whose digest differs from the manifest's, or a
     /// served table its game's loader refuses.
-    pub fn load(dir: &Path, cache_limit: usize) -> Result<LoadedSet> {
+    pub fn load(dir: &Path, cache_limit: usize) -> Result<LoadedSet, LoadError> {
         let path = dir.join(MANIFEST_FILE);
         let manifest = Bytes::from(
-            std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?,
+            std::fs::read(&path).map_err(|source| LoadError::Manifest { path, source })?,
         );
-        let context = || format!("loading the table set in {}", dir.display());
-        let tables = Tables::open_with_manifest(dir, &manifest).with_context(context)?;
-        tables.murder_plan().with_context(context)?;
-        tables.dice_endgame().with_context(context)?;
+        let refused = |source| LoadError::Tables {
+            dir: dir.to_path_buf(),
+            source,
+        };
+        let tables = Tables::open_with_manifest(dir, &manifest).map_err(refused)?;
+        tables.murder_plan().map_err(refused)?;
+        tables.dice_endgame().map_err(refused)?;
         let decoded: Vec<&str> = SERVED_TABLES.iter().map(|s| s.file).collect();
-        tables.check_digests(&decoded).with_context(context)?;
+        tables.check_digests(&decoded).map_err(refused)?;
         let digest = blake2_hex(&manifest);
         Ok(LoadedSet {
             version: tables.manifest().generator_version.clone(),
@@ -179,7 +182,7 @@ impl Current {
     ///
     /// # Errors
     /// As [`LoadedSet::load`].
-    pub fn open(dir: PathBuf, cache_limit: usize) -> Result<Current> {
+    pub fn open(dir: PathBuf, cache_limit: usize) -> Result<Current, LoadError> {
         let set = LoadedSet::load(&dir, cache_limit)?;
         Ok(Current {
             dir,
@@ -367,7 +370,10 @@ fn reload_if_changed(current: &Current, refused: Option<&Refusal>) -> Reload {
                 return Reload::Swapped(current.swap(set));
             }
             Err(e) if attempts < 3 && current.manifest_on_disk().as_ref() != Some(&on_disk) => {
-                eprintln!("gametab serve: the set changed while loading ({e:#}); trying again");
+                eprintln!(
+                    "gametab serve: the set changed while loading ({}); trying again",
+                    crate::error::chain(&e)
+                );
             }
             Err(e) => {
                 let (tries, delay) = match retry {
@@ -376,9 +382,10 @@ fn reload_if_changed(current: &Current, refused: Option<&Refusal>) -> Reload {
                 };
                 eprintln!(
                     "gametab serve: refused the new set in {} (manifest {}, attempt {tries}): \
-                     {e:#}; still serving {}; tried again in {} s if its files change",
+                     {}; still serving {}; tried again in {} s if its files change",
                     current.dir.display(),
                     &on_disk[..16],
+                    crate::error::chain(&e),
                     &serving[..16],
                     delay.as_secs()
                 );
