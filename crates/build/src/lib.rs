@@ -4,7 +4,7 @@
 //! [`output`]), the build ([`pipeline`], [`publish`]), [`verify`] and the
 //! [`plots`]. [`registry`] is the build side of the one list of games that
 //! all of them iterate, each entry of the shape of [`game`] (with the
-//! game's subcommands, which `gametab-answers` answers); [`published`]
+//! game's subcommands, which `gametab-answers` answers); [`known_answers`]
 //! reads the published numbers of the specs (one known-answer file the
 //! plots and tests read).
 //!
@@ -30,6 +30,7 @@
 pub mod cluedo;
 pub mod dice;
 pub mod game;
+pub mod known_answers;
 pub mod murder_plan;
 pub mod options;
 pub mod output;
@@ -38,7 +39,6 @@ pub mod pipeline;
 pub mod plots;
 pub mod progress;
 pub mod publish;
-pub mod published;
 pub mod registry;
 pub mod verify;
 pub mod werewolf;
