@@ -29,11 +29,11 @@ use super::App;
 const PAGE_SCRIPTS: [(&str, &str); 2] = [
     (
         "game.js",
-        include_str!("../../../src/serve/explorer/game.js"),
+        include_str!("../explorer/game.js"),
     ),
     (
         "panels.js",
-        include_str!("../../../src/serve/explorer/panels.js"),
+        include_str!("../explorer/panels.js"),
     ),
 ];
 
