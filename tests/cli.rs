@@ -12,7 +12,7 @@ use std::process::{Command, Output, Stdio};
 
 use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
 
-use gametab_build::published;
+use gametab_build::known_answers;
 
 use crate::common::gametab;
 
@@ -305,7 +305,7 @@ fn solve_prints_the_published_value() {
     assert!(ok, "{err}");
     let json: serde_json::Value = serde_json::from_str(&out).unwrap();
     let published =
-        published::find("murder_plan", "value", "horizon=3;start=x=(0,0) y=(0,0)").unwrap();
+        known_answers::find("murder_plan", "value", "horizon=3;start=x=(0,0) y=(0,0)").unwrap();
     let value = json["value"].as_f64().unwrap();
     assert!(published.reproduced_by(value), "{value}");
     let total: f64 = json["mastermind_strategy"]
@@ -348,7 +348,7 @@ fn build_then_lookup() {
     assert!(ok, "{err}");
     let json: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let published =
-        published::find("murder_plan", "win_rate", "horizon=8;start=x=(0,1) y=(1,0)").unwrap();
+        known_answers::find("murder_plan", "win_rate", "horizon=8;start=x=(0,1) y=(1,0)").unwrap();
     let percent = 100.0 * json["value"].as_f64().unwrap();
     assert!(published.reproduced_by(percent), "{percent} %");
 

@@ -7,9 +7,9 @@ use std::path::Path;
 use std::process::Command;
 
 use gametab_build::dice::{build_tables_on, rows};
+use gametab_build::known_answers;
 use gametab_build::output::TableWriter;
 use gametab_build::parquet_write::write_parquet;
-use gametab_build::published;
 use gametab_games::dice::{
     bidder_posterior, Bid, BidQuestion, BidRow, DecisionKey, DecisionRow, DiceGrid, DiceInPlay,
     Face, FaceClass, PosteriorQuestion, Reliability, Variant,
@@ -178,7 +178,7 @@ fn off_the_grid_the_engine_answers() {
             .unwrap(),
         )
         .unwrap();
-    let expected = published::find(
+    let expected = known_answers::find(
         "dice",
         "corrected_probability",
         &format!("{CASE};reliability=0.5"),
@@ -329,7 +329,7 @@ fn command_prints_odds_posterior_and_advice() {
     // Two fives in my hand, rel 2: the published numbers, as printed (the
     // command rounds as the spec does).
     let published = |quantity, parameters: &str| {
-        published::find("dice", quantity, parameters)
+        known_answers::find("dice", quantity, parameters)
             .unwrap()
             .value_text
     };

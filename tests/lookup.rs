@@ -7,13 +7,13 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
+use gametab_build::known_answers;
 use gametab_build::murder_plan::layers::Layers;
 use gametab_build::murder_plan::solver::{self, Solution};
 use gametab_build::murder_plan::tables;
 use gametab_build::output::TableWriter;
 use gametab_build::parquet_write::write_parquet;
 use gametab_build::pipeline::BuildOptions;
-use gametab_build::published;
 use gametab_games::dice::{DiceGrid, Reliability};
 use gametab_games::murder_plan::model::State;
 use gametab_games::murder_plan::{BrainTarget, Offset};
@@ -167,7 +167,8 @@ fn win_rates_and_clamping() {
     );
     let average = State::starts().map(|st| s.value(8, st)).sum::<f64>() / 16.0;
     assert_eq!(t.win_rate(8, None).unwrap(), average);
-    let published = published::find("murder_plan", "win_rate", "horizon=8;start=average").unwrap();
+    let published =
+        known_answers::find("murder_plan", "win_rate", "horizon=8;start=average").unwrap();
     assert!(published.reproduced_by(100.0 * average), "{average}");
     let mut high = State::start(Offset::ZERO, Offset::HORIZONTAL);
     high.killer_intrigue = 9;

@@ -7,6 +7,7 @@ use std::path::Path;
 use std::sync::OnceLock;
 
 use bytes::Bytes;
+use gametab_build::known_answers::{self, PublishedNumber, Unit};
 use gametab_build::murder_plan::cache::GameCache;
 use gametab_build::murder_plan::layers::Layers;
 use gametab_build::murder_plan::solver::{self, Solution};
@@ -14,7 +15,6 @@ use gametab_build::murder_plan::tables;
 use gametab_build::output::TableWriter;
 use gametab_build::parquet_write::write_parquet;
 use gametab_build::pipeline::BuildOptions;
-use gametab_build::published::{self, PublishedNumber, Unit};
 use gametab_build::verify;
 use gametab_games::murder_plan::model::State;
 use gametab_lookup::io::read_parquet;
@@ -48,8 +48,8 @@ fn start_value(s: &Solution, row: &PublishedNumber) -> f64 {
 #[test]
 fn reproduces_the_published_win_rates_and_value() {
     let s = solution();
-    let rates = published::select("murder_plan", "win_rate").unwrap();
-    let values = published::select("murder_plan", "value").unwrap();
+    let rates = known_answers::select("murder_plan", "win_rate").unwrap();
+    let values = known_answers::select("murder_plan", "value").unwrap();
     assert!(!rates.is_empty() && !values.is_empty());
     for row in rates.into_iter().chain(values) {
         let value = start_value(s, &row);

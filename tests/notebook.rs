@@ -18,9 +18,9 @@ use std::process::{Command, Output};
 use std::sync::OnceLock;
 
 use bytes::Bytes;
+use gametab_build::known_answers::{self, PublishedNumber};
 use gametab_build::murder_plan::tables::start_label;
 use gametab_build::parquet_write::write_parquet;
-use gametab_build::published::{self, PublishedNumber};
 use gametab_games::murder_plan::State;
 use gametab_lookup::io::{blake2_hex, read_parquet, Column};
 use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
@@ -183,7 +183,7 @@ fn script_reproduces_the_published_numbers() {
     }
     // Every row of the known-answer file: checked against the tables (the
     // Murder Plan and Liar's Dice numbers), or named as held by no table.
-    let rows = published::all().unwrap();
+    let rows = known_answers::all().unwrap();
     let set = Tables::open(tables()).unwrap();
     for row in &rows {
         let line = match (row.game.as_str(), row.quantity.as_str()) {
@@ -269,7 +269,7 @@ fn script_fails_and_names_a_number_that_does_not_reproduce() {
     );
     assert!(stderr.contains("1 check(s) failed"), "{stderr}");
     let row =
-        published::find("murder_plan", "win_rate", "horizon=8;start=x=(0,1) y=(1,0)").unwrap();
+        known_answers::find("murder_plan", "win_rate", "horizon=8;start=x=(0,1) y=(1,0)").unwrap();
     let failure = format!(
         "{}: table 77.3800, published {}",
         row.name(),
@@ -287,17 +287,17 @@ fn script_reads_the_published_numbers_from_the_known_answer_file() {
     let dir = tempfile::tempdir().unwrap();
     let parameters = "total_dice=20;my_dice=5;bidder_dice=5;wild_ones=false;\
                       face_class=other;bid_count=5;my_matching=2;reliability=0.5";
-    let row = published::find("dice", "corrected_probability", parameters).unwrap();
+    let row = known_answers::find("dice", "corrected_probability", parameters).unwrap();
     let decimals = row.value_text.split_once('.').unwrap().1.len();
     let wrong_value = format!("{:.decimals$}", row.value + 10f64.powi(-(decimals as i32)));
-    let line = published::CSV.lines().nth(row.line - 1).unwrap();
+    let line = known_answers::CSV.lines().nth(row.line - 1).unwrap();
     let wrong_line = line.replace(
         &format!(",{},", row.value_text),
         &format!(",{wrong_value},"),
     );
     assert_ne!(wrong_line, line);
     let wrong = dir.path().join("published.csv");
-    std::fs::write(&wrong, published::CSV.replace(line, &wrong_line)).unwrap();
+    std::fs::write(&wrong, known_answers::CSV.replace(line, &wrong_line)).unwrap();
     let (code, stdout, stderr) = explore_with(tables(), Some(&wrong));
     assert_eq!(
         code,

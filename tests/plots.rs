@@ -8,12 +8,12 @@ use crate::common;
 
 use std::path::Path;
 
+use gametab_build::known_answers::{self, PublishedNumber};
 use gametab_build::plots::{
     cluedo_exact_vs_heuristic, cluedo_heuristic_error, dice_raw_vs_corrected,
     murder_plan_win_rate_spread, murder_plan_win_rates, plot_files, write_plots, LegendCorner,
     LineChart, Series, Stroke, PLOTS_DIR,
 };
-use gametab_build::published::{self, PublishedNumber};
 use gametab_build::registry;
 use gametab_lookup::Tables;
 
@@ -226,7 +226,7 @@ fn charts_show_the_table_numbers() {
     assert_eq!(win.series.iter().filter(|s| s.label.is_none()).count(), 15);
     // Every published win rate is on its curve, and the crosses are the
     // published numbers in file order.
-    let rates = published::select("murder_plan", "win_rate").unwrap();
+    let rates = known_answers::select("murder_plan", "win_rate").unwrap();
     let horizon = |row: &PublishedNumber| f64::from(row.parse_parameter::<u8>("horizon").unwrap());
     for row in &rates {
         let start = row.parameter("start").unwrap();
@@ -272,7 +272,7 @@ fn charts_show_the_table_numbers() {
     // and those are the crosses.
     let dice = dice_raw_vs_corrected(set).unwrap();
     let mut drawn = Vec::new();
-    for row in published::all().unwrap() {
+    for row in known_answers::all().unwrap() {
         let Some(legend) = dice_legend(&row) else {
             continue;
         };

@@ -10,11 +10,11 @@ use crate::common;
 
 use std::collections::HashMap;
 
+use gametab_build::known_answers::{self, PublishedNumber, Unit};
 use gametab_build::murder_plan::layers::Layers;
 use gametab_build::murder_plan::successors::Successors;
 use gametab_build::murder_plan::tables::start_label;
 use gametab_build::murder_plan::turns::TurnTables;
-use gametab_build::published::{self, PublishedNumber, Unit};
 use gametab_games::cluedo::{count_deals, Knowledge, Observer, Rules};
 use gametab_games::dice::{
     BidQuestion, DiceInPlay, FaceClass, PosteriorQuestion, Reliability, Variant,
@@ -324,7 +324,7 @@ fn with_value(row: &PublishedNumber, value: f64) -> PublishedNumber {
 
 #[test]
 fn every_published_number_reproduces_and_its_neighbours_do_not() {
-    let rows = published::all().unwrap();
+    let rows = known_answers::all().unwrap();
     let mut checker = Checker::new();
     let mut failures = Vec::new();
     // Rows whose tolerance is a bound the spec gives rather than the digits.
@@ -378,7 +378,7 @@ fn every_published_number_reproduces_and_its_neighbours_do_not() {
 #[test]
 fn rows_the_checks_do_not_understand_are_failures() {
     let mut checker = Checker::new();
-    let rows = published::parse(concat!(
+    let rows = known_answers::parse(concat!(
         "game,quantity,parameters,value,tolerance,unit,source\n",
         "chess,wdl,fen=8/8,1,0,count,s\n",
         "murder_plan,win_rate,horizon=8;start=average;variant=x,77.16,0.005,percent,s\n",

@@ -11,7 +11,7 @@ use gametab_lookup::schema::TableSchema;
 
 /// Every table of every game of the registry.
 fn all_schemas() -> Vec<TableSchema> {
-    gametab_lookup::all_schemas().copied().collect()
+    gametab_lookup::registry::all_schemas().copied().collect()
 }
 
 /// The table dictionary, `docs/tables.md`.
@@ -54,7 +54,7 @@ fn every_table_and_column_is_documented() {
 #[test]
 fn every_derived_file_and_its_format_version_is_documented() {
     let readme = dictionary();
-    for derived in gametab_lookup::all_derived() {
+    for derived in gametab_lookup::registry::all_derived() {
         let heading = format!("### `{}` (", derived.file);
         let section = readme
             .split("\n### ")

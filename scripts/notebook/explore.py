@@ -2,7 +2,7 @@
 # Explore the gametab tables from Python and check that they reproduce the
 # published numbers they hold: the rows of the known-answer file
 # data/published.csv (the one copy of the published numbers, whose
-# format crates/build/src/published.rs documents; $GAMETAB_PUBLISHED names another file).
+# format crates/build/src/known_answers.rs documents; $GAMETAB_PUBLISHED names another file).
 #
 #   python explore.py TABLES_DIR
 #

@@ -9,7 +9,8 @@ use std::io::Write;
 
 use anyhow::Result;
 use clap::{ArgMatches, Args, FromArgMatches, Subcommand};
-use gametab_lookup::{GameId, GameTables};
+use gametab_lookup::registry::GameTables;
+use gametab_lookup::GameId;
 
 use crate::options::BuildOptions;
 use crate::output::TableWriter;

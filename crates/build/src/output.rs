@@ -10,7 +10,7 @@ use std::sync::{Mutex, PoisonError};
 use anyhow::{Context, Result};
 use gametab_lookup::io::{blake2_hex, TableData, GENERATOR_VERSION};
 use gametab_lookup::manifest::{Manifest, ManifestEntry, MANIFEST_FILE};
-use gametab_lookup::DerivedFile;
+use gametab_lookup::registry::DerivedFile;
 
 use crate::parquet_write::{
     write_parquet_grouped_with, write_parquet_with, ColumnChunkJob, EncodedColumnChunk,
@@ -199,7 +199,7 @@ impl TableWriter {
     }
 
     /// Check that the files written are exactly the tables and derived
-    /// files of the game registry ([`gametab_lookup::all_files`]), each
+    /// files of the game registry ([`gametab_lookup::registry::all_files`]), each
     /// once: a build that forgot one, or wrote one twice or one no game
     /// owns, fails here instead of publishing a set the lookup crate cannot
     /// load.
@@ -212,14 +212,14 @@ impl TableWriter {
         if let Some(twice) = written.windows(2).find(|w| w[0] == w[1]) {
             anyhow::bail!("table {} was written twice", twice[0]);
         }
-        for file in gametab_lookup::all_files() {
+        for file in gametab_lookup::registry::all_files() {
             if written.binary_search(&file).is_err() {
                 anyhow::bail!("no builder wrote table {file}");
             }
         }
         if let Some(unknown) = written
             .iter()
-            .find(|file| !gametab_lookup::all_files().any(|f| f == **file))
+            .find(|file| !gametab_lookup::registry::all_files().any(|f| f == **file))
         {
             anyhow::bail!("table {unknown} belongs to no game of the registry");
         }
@@ -248,7 +248,7 @@ impl TableWriter {
             params: self
                 .written
                 .iter()
-                .filter(|w| gametab_lookup::all_derived().all(|d| d.file != w.file))
+                .filter(|w| gametab_lookup::registry::all_derived().all(|d| d.file != w.file))
                 .map(|w| (w.table.to_string(), w.params.clone()))
                 .collect(),
             build_seconds,

@@ -1,12 +1,12 @@
 //! The build side of the one list of games: for every game of the lookup
-//! crate's registry ([`gametab_lookup::GAMES`], same order), what the
+//! crate's registry ([`gametab_lookup::registry::GAMES`], same order), what the
 //! pipeline runs to write its tables, what `gametab verify` runs to check
 //! them, which charts the build draws from them, and which subcommands the
 //! command line gains. The pipeline, `verify`, the plots and `main` iterate
 //! [`BUILDS`] and list no game themselves.
 //!
 //! Adding a game: its folders (`crates/games/src/<game>`, `crates/lookup/src/<game>`,
-//! `src/<game>`), one entry in [`gametab_lookup::GAMES`] and one in
+//! `src/<game>`), one entry in [`gametab_lookup::registry::GAMES`] and one in
 //! [`BUILDS`]; a test checks the two lists agree.
 
 use gametab_lookup::GameId;
@@ -14,7 +14,7 @@ use gametab_lookup::GameId;
 pub use crate::game::{GameBuild, GameCommand, Plot};
 use crate::verify::GameVerifier;
 
-/// Every game, in the order of [`gametab_lookup::GAMES`].
+/// Every game, in the order of [`gametab_lookup::registry::GAMES`].
 pub const BUILDS: [GameBuild; 4] = [
     crate::murder_plan::GAME,
     crate::cluedo::GAME,
@@ -54,8 +54,8 @@ mod tests {
 
     #[test]
     fn the_build_registry_follows_the_lookup_registry() {
-        assert_eq!(BUILDS.len(), gametab_lookup::GAMES.len());
-        for (build, tables) in BUILDS.iter().zip(&gametab_lookup::GAMES) {
+        assert_eq!(BUILDS.len(), gametab_lookup::registry::GAMES.len());
+        for (build, tables) in BUILDS.iter().zip(&gametab_lookup::registry::GAMES) {
             assert_eq!(build.id, tables.id, "{}", tables.name);
             assert_eq!(build_of(build.id).id, build.id);
         }

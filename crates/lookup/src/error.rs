@@ -113,7 +113,9 @@ pub enum Error {
     /// (`gametab_games::budget`).
     #[error("{0}")]
     Budget(gametab_games::budget::Exceeded),
-    /// Data handed to the table writer does not match the schema.
+    /// Data handed to the table writer does not match the schema (feature
+    /// `write`: only the table builder writes tables).
+    #[cfg(any(test, feature = "write"))]
     #[error("cannot write table {table}: {detail}")]
     Write {
         /// The table.

@@ -1,11 +1,11 @@
 //! The one list of games in a table set. Every place that goes over "all
 //! games" (loading a whole set in [`Tables`](crate::Tables), the pipeline,
 //! `gametab verify`, the manifest's completeness check, the plots, the
-//! documentation test) iterates [`GAMES`]; the root crate's build registry
+//! documentation test) iterates [`GAMES`]; the build crate's registry (`gametab_build::registry`)
 //! is keyed by the same [`GameId`]s in the same order.
 //!
 //! Adding a game: its folder (model in `gametab-games`, schemas and loader
-//! here, builder in the root), one line in [`GAMES`], one [`GameId`]
+//! here, builder in `gametab-build`), one line in [`GAMES`], one [`GameId`]
 //! variant (the compiler then points at every `match` that must learn it).
 
 use crate::schema::TableSchema;

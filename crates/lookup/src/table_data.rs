@@ -1,7 +1,7 @@
 //! [`TableData`]: a table in memory, as the reader decodes it and the
 //! writer encodes it: one [`Column`] per schema column in schema order,
 //! plus the rule parameters of the file's metadata. Writers hand columns
-//! over by name ([`TableData::from_named`]), so the file cannot drift from
+//! over by name (`TableData::from_named`, feature `write`), so the file cannot drift from
 //! the schema by a column put in another's place.
 
 use std::collections::BTreeMap;
@@ -14,7 +14,7 @@ use crate::schema::TableSchema;
 /// schema order, plus the file's key-value metadata.
 ///
 /// Outside this crate a table to write can only be made by
-/// [`TableData::from_named`], which takes every column by its schema name
+/// `TableData::from_named` (feature `write`), which takes every column by its schema name
 /// (the struct is `non_exhaustive`: no literal), so a builder cannot hand
 /// two columns of the same type in each other's place. The fields stay
 /// public for reading (and for tests that corrupt a table on purpose).
@@ -30,13 +30,14 @@ pub struct TableData {
 }
 
 impl TableData {
-    /// A table to write: `columns` by schema name, in any order, each
+    /// A table to write (feature `write`): `columns` by schema name, in any order, each
     /// schema column exactly once; they are put in schema order and checked
     /// against the schema (types, equal lengths).
     ///
     /// # Errors
     /// [`Error::Write`] naming a column the schema does not have, one given
     /// twice, one missing, or one of the wrong type or length.
+    #[cfg(any(test, feature = "write"))]
     pub fn from_named<N: AsRef<str>>(
         schema: TableSchema,
         columns: impl IntoIterator<Item = (N, Column)>,
@@ -82,12 +83,13 @@ impl TableData {
         }
     }
 
-    /// Check that the columns match the schema: as many as it has, each of
+    /// Check that the columns match the schema (feature `write`): as many as it has, each of
     /// its type (the names are the schema's, in its order), all of the same
     /// length. The writer checks this before encoding anything.
     ///
     /// # Errors
     /// [`Error::Write`] naming the first column that does not match.
+    #[cfg(any(test, feature = "write"))]
     pub fn check_shape(&self) -> Result<()> {
         check_shape(self)
     }
@@ -173,6 +175,7 @@ impl TableData {
     }
 }
 
+#[cfg(any(test, feature = "write"))]
 pub(crate) fn write_error(schema: &TableSchema, detail: impl ToString) -> Error {
     Error::Write {
         table: schema.name,
@@ -182,6 +185,7 @@ pub(crate) fn write_error(schema: &TableSchema, detail: impl ToString) -> Error 
 
 /// Check that `data` matches its schema: column count, types (the names
 /// are the schema's, in its order) and equal lengths.
+#[cfg(any(test, feature = "write"))]
 fn check_shape(data: &TableData) -> Result<()> {
     let schema = &data.schema;
     if data.columns.len() != schema.columns.len() {

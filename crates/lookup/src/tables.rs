@@ -6,7 +6,7 @@
 //! first use ([`Tables::murder_plan`], [`Tables::dice`], [`Tables::cluedo`],
 //! [`Tables::werewolf`]) so a client that needs one game does not pay for
 //! the others; [`Tables::load_all`] loads every game of the registry
-//! ([`crate::GAMES`]) side by side. Every file, whenever it is read, is
+//! ([`crate::registry::GAMES`]) side by side. Every file, whenever it is read, is
 //! checked against the manifest's BLAKE2b-256 digest before it is decoded
 //! (the Murder Plan browser bundle, too, which is also compared with the
 //! Parquet tables when loaded: [`Tables::murder_plan_bundle`]):
@@ -360,7 +360,7 @@ impl Tables {
     /// its own.
     ///
     /// # Errors
-    /// The first error in registry ([`crate::GAMES`]) order.
+    /// The first error in registry ([`crate::registry::GAMES`]) order.
     pub fn load_all(&self) -> Result<()> {
         let results: Vec<Result<()>> = std::thread::scope(|scope| {
             let loads: Vec<_> = GAMES

@@ -497,7 +497,7 @@ pub async fn cluedo_advice(
 
 /// `GET /`: the explorer page.
 pub async fn explorer() -> Response {
-    let mut response = include_str!("../../../src/serve/explorer.html").into_response();
+    let mut response = include_str!("../explorer/explorer.html").into_response();
     response.headers_mut().insert(
         header::CONTENT_TYPE,
         HeaderValue::from_static("text/html; charset=utf-8"),

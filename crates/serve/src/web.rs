@@ -27,14 +27,8 @@ use super::App;
 
 /// The page's scripts, by file name.
 const PAGE_SCRIPTS: [(&str, &str); 2] = [
-    (
-        "game.js",
-        include_str!("../../../src/serve/explorer/game.js"),
-    ),
-    (
-        "panels.js",
-        include_str!("../../../src/serve/explorer/panels.js"),
-    ),
+    ("game.js", include_str!("../explorer/game.js")),
+    ("panels.js", include_str!("../explorer/panels.js")),
 ];
 
 /// The example logs the page's panels start from (`scripts/examples/`).

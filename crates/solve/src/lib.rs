@@ -10,6 +10,10 @@
 //!   restricted LP, the best-response certificate, and the cache of solved
 //!   games (never trusted: certified again on load).
 //!
+//! The types a caller of the two solvers names are re-exported here
+//! ([`PayoffMatrix`], [`SolvedGame`], [`LpBackend`]; [`LpOptions`],
+//! [`SolvedEndgame`], [`Fraction`]).
+//!
 //! The rules and strategies are `gametab-games`'; the table builders that
 //! run these solvers and write their answers are `gametab-build`'s. Only a
 //! build needs this crate: answering queries from built tables never
@@ -45,3 +49,8 @@
 
 pub mod endgame;
 pub mod matrix_game;
+
+pub use endgame::{Fraction, LpOptions, SolvedEndgame};
+pub use matrix_game::{
+    GameSolver, HighsSolver, LpBackend, NativeSolver, PayoffMatrix, SolvedGame, StrategyPair,
+};

@@ -139,14 +139,15 @@ mod tests {
     #[test]
     fn layer_sizes_match_the_published_counts() {
         // `data/published.csv`: the layers 0..8 of the horizon D = 8.
-        let published: Vec<usize> = crate::published::select("murder_plan", "non_winning_states")
-            .unwrap()
-            .iter()
-            .map(|row| {
-                assert_eq!(row.parse_parameter::<u8>("horizon").unwrap(), 8);
-                row.value as usize
-            })
-            .collect();
+        let published: Vec<usize> =
+            crate::known_answers::select("murder_plan", "non_winning_states")
+                .unwrap()
+                .iter()
+                .map(|row| {
+                    assert_eq!(row.parse_parameter::<u8>("horizon").unwrap(), 8);
+                    row.value as usize
+                })
+                .collect();
         let layers = Layers::enumerate(&Successors::new(&TurnTables::new()), 7);
         assert_eq!(layers.sizes(), published);
     }

@@ -29,7 +29,8 @@ use crate::output::TableWriter;
 use gametab_lookup::io::{TableData, GENERATOR_VERSION};
 use gametab_lookup::murder_plan::schema::MAX_DAYS;
 use gametab_lookup::murder_plan::{bundle, MurderPlanTables};
-use gametab_lookup::{GameId, MURDER_PLAN_BUNDLE};
+use gametab_lookup::registry::MURDER_PLAN_BUNDLE;
+use gametab_lookup::GameId;
 use layers::Layers;
 
 /// Murder Plan in the registry: the solver's tables, their certificates

@@ -134,7 +134,7 @@ mod tests {
             let parameters = format!(
                 "side={side};diagonal_left=true;intrigue2_left=true;forbid_movement_left=3"
             );
-            let row = crate::published::find("murder_plan", "legal_actions", &parameters);
+            let row = crate::known_answers::find("murder_plan", "legal_actions", &parameters);
             row.unwrap().value as usize
         };
         let (rows, cols) = (published("mastermind"), published("protagonists"));

@@ -3,7 +3,7 @@
 //! are read, never recomputed): Murder Plan win rates, Liar's Dice raw vs
 //! corrected probabilities and Cluedo exact vs heuristic envelope
 //! probabilities. The published numbers drawn beside them as crosses come
-//! from the known-answer file (`data/published.csv`, [`crate::published`]),
+//! from the known-answer file (`data/published.csv`, [`crate::known_answers`]),
 //! the copy the tests check against the tables.
 
 use anyhow::{bail, ensure, Context, Result};
@@ -18,7 +18,7 @@ use gametab_lookup::murder_plan::schema::{AVERAGE_START_INDEX, MAX_DAYS};
 use gametab_lookup::Tables;
 
 use super::chart::{LegendCorner, LineChart, Series, Stroke};
-use crate::published::{self, Unit};
+use crate::known_answers::{self, Unit};
 
 const BLUE: (u8, u8, u8) = (31, 119, 180);
 const RED: (u8, u8, u8) = (214, 39, 40);
@@ -52,11 +52,11 @@ const FIRM_RELIABILITY: f64 = 2.0;
 /// start as the win-rate table names it, percent), in file order, which is
 /// the spec's table read row by row.
 fn published_win_rates() -> Result<Vec<(u8, String, f64)>> {
-    let rows = published::select("murder_plan", "win_rate")?;
+    let rows = known_answers::select("murder_plan", "win_rate")?;
     ensure!(
         !rows.is_empty(),
         "{} has no Murder Plan win rates",
-        published::FILE
+        known_answers::FILE
     );
     rows.iter()
         .map(|row| {
@@ -77,7 +77,7 @@ fn published_win_rates() -> Result<Vec<(u8, String, f64)>> {
 fn published_dice_points() -> Result<Vec<(i32, f64)>> {
     let (n, m, nb) = DICE_CASE;
     let mut points = Vec::new();
-    for row in published::all()? {
+    for row in known_answers::all()? {
         let corrected = match (row.game.as_str(), row.quantity.as_str()) {
             ("dice", "raw_probability") => false,
             ("dice", "corrected_probability") => true,
@@ -103,7 +103,7 @@ fn published_dice_points() -> Result<Vec<(i32, f64)>> {
     ensure!(
         !points.is_empty(),
         "{} has no probability of the charted Liar's Dice case",
-        published::FILE
+        known_answers::FILE
     );
     Ok(points)
 }
@@ -179,7 +179,7 @@ pub fn murder_plan_win_rates(tables: &Tables) -> Result<LineChart> {
     let rates = published_win_rates()?;
     let horizons = || rates.iter().map(|&(d, _, _)| d);
     let (Some(first), Some(last)) = (horizons().min(), horizons().max()) else {
-        bail!("{} has no Murder Plan win rates", published::FILE);
+        bail!("{} has no Murder Plan win rates", known_answers::FILE);
     };
     let mut published = series(
         Some(format!("published (spec), D = {first}..{last}")),
@@ -232,7 +232,7 @@ pub fn murder_plan_win_rate_spread(tables: &Tables) -> Result<LineChart> {
                     .with_context(|| {
                         format!(
                             "{}: no published average for D = {}",
-                            published::FILE,
+                            known_answers::FILE,
                             point.0
                         )
                     })?;

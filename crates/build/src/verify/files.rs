@@ -12,15 +12,15 @@ use std::path::Path;
 use bytes::Bytes;
 use gametab_lookup::io::{blake2_hex, read_parquet, TableData};
 use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
+use gametab_lookup::registry::DerivedFile;
 use gametab_lookup::schema::TableSchema;
-use gametab_lookup::DerivedFile;
 use rayon::prelude::*;
 
 use super::report::TableCheck;
 
 /// Every table a build writes, in build order (the game registry's).
 pub fn known_schemas() -> Vec<TableSchema> {
-    gametab_lookup::all_schemas().copied().collect()
+    gametab_lookup::registry::all_schemas().copied().collect()
 }
 
 /// The table files of a directory, read and decoded where possible.
@@ -64,7 +64,7 @@ fn read_manifest(dir: &Path, check: &mut TableCheck) -> Option<Manifest> {
 /// and the directory listing: every known file listed once, nothing
 /// unknown listed, no unlisted `.parquet` file in the directory.
 fn check_listing(dir: &Path, manifest: &Manifest, check: &mut TableCheck) {
-    let known: BTreeSet<&str> = gametab_lookup::all_files().collect();
+    let known: BTreeSet<&str> = gametab_lookup::registry::all_files().collect();
     let mut listed = BTreeSet::new();
     for entry in &manifest.files {
         if !listed.insert(entry.file.as_str()) {
@@ -175,7 +175,7 @@ pub fn check_files(dir: &Path) -> (Vec<TableCheck>, LoadedFiles) {
     // results are then taken in the fixed order above, so the report does
     // not depend on the thread count.
     let schemas = known_schemas();
-    let derived: Vec<&DerivedFile> = gametab_lookup::all_derived().collect();
+    let derived: Vec<&DerivedFile> = gametab_lookup::registry::all_derived().collect();
     let table_reads: Vec<FileRead> = schemas
         .par_iter()
         .map(|schema| check_table_file(dir, schema, manifest.as_ref()))

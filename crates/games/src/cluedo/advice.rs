@@ -26,86 +26,13 @@
 use super::cards::{Card, CardSet, Category, Rules, Seat};
 use super::count::AtomCache;
 use super::engine::{
-    analyse, envelope_joint, envelope_joint_cached, position_in_category, triple_index,
+    analyse, envelope_joint, envelope_joint_cached, position_in_category, triple_index, triple_of,
     EnvelopeJoint,
 };
 use super::facts::{Fact, Knowledge};
 use super::notebook::{Model, Place};
-use super::ranking::{entropy, live, order, Now, Objective};
+use super::ranking::{live, order, Now, Objective, Outcome, Response, Scored};
 use crate::error::{Error, Result};
-
-/// Who answers a suggestion, and with what.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Response {
-    /// `seat` shows me `card`.
-    Shows {
-        /// The responder.
-        seat: Seat,
-        /// The card shown.
-        card: Card,
-    },
-    /// Nobody holds a named card.
-    Nobody,
-}
-
-/// One outcome of a suggestion, exactly.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Outcome {
-    /// What happens.
-    pub response: Response,
-    /// Its weight: `P(outcome) = weight / denominator` of the suggestion.
-    pub weight: u128,
-    /// The envelope triples' weights after it (index: suspect, weapon and
-    /// room positions within their categories); they add up to `weight`.
-    pub envelope: Vec<u128>,
-}
-
-impl Outcome {
-    /// The entropy (bits) of the envelope after this outcome.
-    pub fn envelope_entropy(&self) -> f64 {
-        entropy(&self.envelope)
-    }
-
-    /// The envelope triples still possible after this outcome (1: the
-    /// envelope is certain).
-    pub fn live_triples(&self) -> usize {
-        live(&self.envelope)
-    }
-}
-
-/// A suggestion's exact outcome distribution and what the ranking reads
-/// from it.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Scored {
-    /// The suggestion: suspect, weapon, room.
-    pub cards: [Card; 3],
-    /// Every outcome of positive probability, in table order (responders
-    /// from my left, cards in deck order, nobody last).
-    pub outcomes: Vec<Outcome>,
-    /// The common denominator of the outcome weights.
-    pub denominator: u128,
-    /// Expected information gain about the envelope, bits.
-    pub expected_gain: f64,
-    /// The chance of being shown a card.
-    pub p_shown: f64,
-    /// The chance that nobody can answer (then the three cards are the
-    /// envelope's or mine).
-    pub p_nobody: f64,
-    /// The chance that the envelope is certain after the answer (a single
-    /// triple left with positive probability).
-    pub p_certain_after: f64,
-    /// The chance that the most likely triple after the answer is the
-    /// envelope: the win chance of accusing right after this suggestion
-    /// (at least `p_certain_after`).
-    pub p_right_after: f64,
-    /// The expected base-2 logarithm of the number of envelope triples
-    /// still possible after the answer.
-    pub live_bits_after: f64,
-    /// The chance that this very triple is the envelope.
-    pub p_envelope: f64,
-    /// The named cards that cannot be in the envelope (mine, or placed).
-    pub dead: CardSet,
-}
 
 /// Every suggestion scored, best first, and the accusation report.
 #[derive(Debug, Clone, PartialEq)]
@@ -455,27 +382,4 @@ fn most_likely_of(rules: &Rules, base: &EnvelopeJoint) -> Result<([Card; 3], f64
         best
     );
     Ok((triple, count as f64 / total as f64))
-}
-
-/// The triple with index `index` (see [`triple_index`]).
-pub(crate) fn triple_of(rules: &Rules, index: usize) -> [Card; 3] {
-    let deck = rules.deck();
-    let weapons = deck.category_size(Category::Weapon);
-    let rooms = deck.category_size(Category::Room);
-    let positions = [
-        index / (weapons * rooms),
-        index / rooms % weapons,
-        index % rooms,
-    ];
-    let pick = |category: Category, position: usize| {
-        deck.category_cards(category)
-            .cards()
-            .nth(position)
-            .unwrap_or(Card(0))
-    };
-    [
-        pick(Category::Suspect, positions[0]),
-        pick(Category::Weapon, positions[1]),
-        pick(Category::Room, positions[2]),
-    ]
 }

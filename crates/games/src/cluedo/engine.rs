@@ -188,7 +188,7 @@ pub(crate) fn envelope_joint_by_forcing(knowledge: &Knowledge, model: Model) -> 
         * deck.category_size(Category::Room);
     (0..size)
         .map(|index| {
-            let triple = CardSet::of(&super::advice::triple_of(&rules, index));
+            let triple = CardSet::of(&triple_of(&rules, index));
             if situation.accusations.contains(&triple) {
                 return 0;
             }
@@ -691,4 +691,27 @@ fn contradiction(knowledge: &Knowledge) -> Error {
             parts.join(" and ")
         }
     ))
+}
+
+/// The triple with index `index` (see [`triple_index`]).
+pub(crate) fn triple_of(rules: &Rules, index: usize) -> [Card; 3] {
+    let deck = rules.deck();
+    let weapons = deck.category_size(Category::Weapon);
+    let rooms = deck.category_size(Category::Room);
+    let positions = [
+        index / (weapons * rooms),
+        index / rooms % weapons,
+        index % rooms,
+    ];
+    let pick = |category: Category, position: usize| {
+        deck.category_cards(category)
+            .cards()
+            .nth(position)
+            .unwrap_or(Card(0))
+    };
+    [
+        pick(Category::Suspect, positions[0]),
+        pick(Category::Weapon, positions[1]),
+        pick(Category::Room, positions[2]),
+    ]
 }

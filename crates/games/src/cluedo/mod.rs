@@ -37,7 +37,7 @@ mod optimum;
 mod ranking;
 mod solver;
 
-pub use advice::{accusation, advise, advise_by, score, Advice, Outcome, Response, Scored};
+pub use advice::{accusation, advise, advise_by, score, Advice};
 pub use cards::{
     Card, CardSet, Category, Deck, Rules, Seat, MAX_CARDS, MAX_PLAYERS, STANDARD_NAMES,
 };
@@ -50,7 +50,7 @@ pub use facts::{Fact, Knowledge, Observer};
 pub use log::{GameLog, LogError, LogEvent, LoggedAccusation, LoggedFact, LoggedSuggestion};
 pub use notebook::{Model, Notebook, Place};
 pub use optimum::{Evaluation, Optimum, Solitaire};
-pub use ranking::Objective;
+pub use ranking::{Objective, Outcome, Response, Scored};
 pub use solver::FewCandidatesSolver;
 
 #[cfg(test)]

@@ -47,10 +47,10 @@ use std::collections::HashMap;
 
 use super::key_hasher::BuildKeyHasher;
 
-use super::advice::{Outcome, Response, Scored};
 use super::cards::{Card, CardSet, Category, Rules, Seat, MAX_PLAYERS};
 use super::engine::{position_in_category, triple_index};
 use super::ranking::{order, Now, Objective};
+use super::ranking::{Outcome, Response, Scored};
 use crate::error::{Error, Result};
 
 /// Weights are kept below this, so that a deal's id and weight share one

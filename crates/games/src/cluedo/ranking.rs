@@ -1,6 +1,11 @@
 //! What orders the suggestions: the quantities read from a suggestion's
 //! exact outcomes ([`Scored`]), and the [`Objective`]s that rank by them.
 //!
+//! A suggestion's outcomes ([`Response`], [`Outcome`]) and what is read
+//! from them ([`Scored`]) are defined here; `advice` computes them and
+//! ranks them with this module, which needs nothing of `advice` (the
+//! dependency points one way).
+//!
 //! **The default, [`Objective::Certainty`]**: the higher chance that the
 //! envelope is certain after the answer (a single triple left with
 //! positive probability), then the fewer expected live bits after it
@@ -29,10 +34,82 @@
 //! symmetry of the knowledge, so get the same keys to the last bit and tie
 //! exactly; the documented tie keys then decide, not rounding noise.
 
-use super::advice::{Outcome, Response, Scored};
-use super::cards::{Card, CardSet, Rules};
+use super::cards::{Card, CardSet, Rules, Seat};
 use super::engine::{position_in_category, triple_index};
 use crate::error::{Error, Result};
+
+/// Who answers a suggestion, and with what.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Response {
+    /// `seat` shows me `card`.
+    Shows {
+        /// The responder.
+        seat: Seat,
+        /// The card shown.
+        card: Card,
+    },
+    /// Nobody holds a named card.
+    Nobody,
+}
+
+/// One outcome of a suggestion, exactly.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Outcome {
+    /// What happens.
+    pub response: Response,
+    /// Its weight: `P(outcome) = weight / denominator` of the suggestion.
+    pub weight: u128,
+    /// The envelope triples' weights after it (index: suspect, weapon and
+    /// room positions within their categories); they add up to `weight`.
+    pub envelope: Vec<u128>,
+}
+
+impl Outcome {
+    /// The entropy (bits) of the envelope after this outcome.
+    pub fn envelope_entropy(&self) -> f64 {
+        entropy(&self.envelope)
+    }
+
+    /// The envelope triples still possible after this outcome (1: the
+    /// envelope is certain).
+    pub fn live_triples(&self) -> usize {
+        live(&self.envelope)
+    }
+}
+
+/// A suggestion's exact outcome distribution and what the ranking reads
+/// from it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scored {
+    /// The suggestion: suspect, weapon, room.
+    pub cards: [Card; 3],
+    /// Every outcome of positive probability, in table order (responders
+    /// from my left, cards in deck order, nobody last).
+    pub outcomes: Vec<Outcome>,
+    /// The common denominator of the outcome weights.
+    pub denominator: u128,
+    /// Expected information gain about the envelope, bits.
+    pub expected_gain: f64,
+    /// The chance of being shown a card.
+    pub p_shown: f64,
+    /// The chance that nobody can answer (then the three cards are the
+    /// envelope's or mine).
+    pub p_nobody: f64,
+    /// The chance that the envelope is certain after the answer (a single
+    /// triple left with positive probability).
+    pub p_certain_after: f64,
+    /// The chance that the most likely triple after the answer is the
+    /// envelope: the win chance of accusing right after this suggestion
+    /// (at least `p_certain_after`).
+    pub p_right_after: f64,
+    /// The expected base-2 logarithm of the number of envelope triples
+    /// still possible after the answer.
+    pub live_bits_after: f64,
+    /// The chance that this very triple is the envelope.
+    pub p_envelope: f64,
+    /// The named cards that cannot be in the envelope (mine, or placed).
+    pub dead: CardSet,
+}
 
 /// What orders the ranking of suggestions. Every objective breaks its ties
 /// by further keys ([`Objective::rule`]) and finally by the canonical order
@@ -282,7 +359,7 @@ fn dead_cards(rules: &Rules, base: &[u128]) -> CardSet {
     let deck = rules.deck();
     let mut alive = CardSet::EMPTY;
     for (index, _) in base.iter().enumerate().filter(|(_, &w)| w > 0) {
-        alive = alive.or(CardSet::of(&super::advice::triple_of(rules, index)));
+        alive = alive.or(CardSet::of(&super::engine::triple_of(rules, index)));
     }
     deck.all_cards().minus(alive)
 }

@@ -33,7 +33,7 @@ pub fn in_table_family(canonical: &FewCandidates) -> bool {
 
 /// A dense key of a canonical configuration: 3 bits per unknown count, then
 /// per category 2 bits of length and 5 bits per holder set.
-pub fn packed_key(canonical: &FewCandidates) -> u128 {
+pub(crate) fn packed_key(canonical: &FewCandidates) -> u128 {
     let mut key = canonical.unknown.len() as u128;
     for &u in &canonical.unknown {
         key = key << 3 | u128::from(u);

@@ -1,6 +1,6 @@
 //! Comparing a decoded bundle with the complete tables it was written
 //! from: every answer the bundle holds must be the tables' own, to the
-//! bit. Run by [`super::encode`] before a bundle is returned, and by
+//! bit. Run by `encode` (feature `write`) before a bundle is returned, and by
 //! `gametab verify` on a built set.
 
 use std::fmt;

@@ -53,7 +53,7 @@
 //! reference names one, or (`mirrored`) the mirror image of one under the
 //! axis swap (every card mapped by the swap, then sorted into the stored
 //! order, by the three card labels as strings), which is how the tables
-//! store a state's swapped twin. [`encode`] decodes what it wrote and
+//! store a state's swapped twin. `encode` (feature `write`) decodes what it wrote and
 //! compares it with the tables it came from before it returns, so a bundle
 //! that would answer differently is never written.
 //!
@@ -67,11 +67,13 @@
 
 mod compare;
 mod decode;
+#[cfg(any(test, feature = "write"))]
 mod encode;
 mod planes;
 
 pub use compare::{compare, Comparison, Difference};
 pub use decode::{decode, decode_content, Decoded};
+#[cfg(any(test, feature = "write"))]
 pub use encode::{encode, Encoded};
 pub use planes::gunzip;
 

@@ -8,7 +8,7 @@
 //! exponent, leading mantissa bits; the zero high bytes of small integers)
 //! are long runs of few distinct bytes.
 
-use std::io::{Read, Write};
+use std::io::Read;
 
 use super::{MAX_CONTENT, NAME};
 use crate::error::{Error, Result};
@@ -22,11 +22,13 @@ pub(super) fn corrupt(detail: impl Into<String>) -> Error {
 }
 
 /// Builds the content.
+#[cfg(any(test, feature = "write"))]
 #[derive(Debug, Default)]
 pub(super) struct Writer {
     pub(super) bytes: Vec<u8>,
 }
 
+#[cfg(any(test, feature = "write"))]
 impl Writer {
     pub(super) fn u8(&mut self, value: u8) {
         self.bytes.push(value);
@@ -159,7 +161,9 @@ impl<'a> Reader<'a> {
 }
 
 /// `content` as one gzip member: level 9, mtime 0, no name, OS 255.
+#[cfg(any(test, feature = "write"))]
 pub(super) fn gzip(content: &[u8]) -> Vec<u8> {
+    use std::io::Write;
     let mut encoder = flate2::GzBuilder::new()
         .mtime(0)
         .operating_system(255)

@@ -424,5 +424,5 @@ fn split_fields(line: &str) -> Result<Vec<String>, String> {
 }
 
 #[cfg(test)]
-#[path = "published_tests.rs"]
+#[path = "known_answers_tests.rs"]
 mod tests;
