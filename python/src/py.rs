@@ -381,7 +381,7 @@ fn budget(
 }
 
 /// Run `work` under `budget` on a thread of its own, the GIL released;
-/// the caller's thread waits, checking for signals every 50 ms (a signal
+/// the caller's thread waits, checking for signals every 10 ms (a signal
 /// cancels the budget, and its exception is raised once the work stops).
 fn run_engine(
     py: Python<'_>,
@@ -410,7 +410,7 @@ fn run_engine(
             }
             let mut signal: Option<PyErr> = None;
             loop {
-                match receiver.recv_timeout(Duration::from_millis(50)) {
+                match receiver.recv_timeout(Duration::from_millis(10)) {
                     Ok(Ok(result)) => {
                         return match signal {
                             Some(error) => Ended::Interrupted(error),

@@ -59,3 +59,29 @@ def test_threads_share_one_table_set(tables: gametab.Tables) -> None:
     for thread in threads:
         thread.join()
     assert len(set(results)) == 1 and len(results) == 8
+
+
+def test_ctrl_c_during_an_engine_is_a_keyboard_interrupt() -> None:
+    import _thread
+
+    # About three million role assignments: milliseconds to tens of them.
+    log = {
+        "players": 14,
+        "wolves": 3,
+        "roles": {"seer": 1, "witch": 1, "hunter": 1, "guard": 1},
+        "reveal": "role",
+        "events": [{"kind": "night", "deaths": []}],
+    }
+    expected = gametab.werewolf.roles(log).to_dict()
+    timer = threading.Timer(0.001, _thread.interrupt_main)
+    timer.start()
+    # The waiting thread polls for signals every 10 ms: an engine still
+    # running then has its budget cancelled and the call raises at once;
+    # one done before raises as the call returns. Either way Ctrl-C is a
+    # KeyboardInterrupt, never a gametab error or a lost signal.
+    with pytest.raises(KeyboardInterrupt):
+        gametab.werewolf.roles(log)
+        time.sleep(1)  # a signal that arrived after the answer lands here
+    timer.join()
+    # The engine thread is gone and the next call answers as before.
+    assert gametab.werewolf.roles(log).to_dict() == expected
