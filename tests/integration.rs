@@ -30,6 +30,7 @@ mod nightly;
 mod notebook;
 mod plots;
 mod published;
+mod python;
 mod table_docs;
 mod verify;
 mod web;

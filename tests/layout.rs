@@ -1,6 +1,7 @@
 //! The workspace's layering, checked on cargo's own dependency graph: what
-//! only answers queries (`gametab-answers`) and the server
-//! (`gametab-serve`) never reach the solver's C++ (`highs-sys`, which
+//! only answers queries (`gametab-answers`), the server (`gametab-serve`)
+//! and the Python package's module (`gametab-python`, with its `python`
+//! feature, as maturin builds it) never reach the solver's C++ (`highs-sys`, which
 //! needs cmake, libclang and a compile of HiGHS), while the build does.
 
 use std::path::Path;
@@ -9,10 +10,16 @@ use std::process::Command;
 /// Every package `package` depends on, normal and build dependencies
 /// (what building it compiles), one name per line.
 fn dependencies(package: &str) -> Vec<String> {
+    dependencies_with(package, &[])
+}
+
+/// [`dependencies`] with `features` of `package` on.
+fn dependencies_with(package: &str, features: &[&str]) -> Vec<String> {
     let manifest = Path::new(env!("CARGO_MANIFEST_DIR")).join("Cargo.toml");
     let out = Command::new(env!("CARGO"))
         .args(["tree", "--offline", "--locked", "-e", "normal,build"])
         .args(["--prefix", "none", "--format", "{p}", "-p", package])
+        .args(features.iter().flat_map(|f| ["--features", f]))
         .arg("--manifest-path")
         .arg(&manifest)
         .output()
@@ -32,8 +39,12 @@ fn dependencies(package: &str) -> Vec<String> {
 
 #[test]
 fn answering_and_serving_never_reach_highs() {
-    for package in ["gametab-answers", "gametab-serve"] {
-        let found = dependencies(package);
+    for (package, features) in [
+        ("gametab-answers", &[][..]),
+        ("gametab-serve", &[]),
+        ("gametab-python", &["python"]),
+    ] {
+        let found = dependencies_with(package, features);
         assert!(
             found.iter().any(|name| name == "gametab-lookup"),
             "{package}: {found:?}"
@@ -51,6 +62,9 @@ fn answering_and_serving_never_reach_highs() {
             );
         }
     }
+    // The Python module does bind pyo3 (the feature is the one maturin sets).
+    let python = dependencies_with("gametab-python", &["python"]);
+    assert!(python.iter().any(|name| name == "pyo3"), "{python:?}");
     // The check can fail: the build does link HiGHS.
     let build = dependencies("gametab-build");
     assert!(build.iter().any(|name| name == "highs-sys"), "{build:?}");

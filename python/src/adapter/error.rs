@@ -1,0 +1,135 @@
+//! What kind of failure an answer's error is, and which parameter it
+//! names: the one place the crates' error types are read, so that the
+//! Python exceptions follow them.
+//!
+//! The answers crate reports through `anyhow`; the typed causes in its
+//! chain are the lookup crate's and the games crate's errors (a range
+//! error names its argument, as the server's 400s do), or this crate's
+//! own [`ParamError`] for a parameter refused before any query ran.
+
+use std::fmt;
+
+/// A parameter refused by this crate before any query ran (a malformed
+/// offset, a side that is neither, a log that is not JSON).
+#[derive(Debug, Clone)]
+pub struct ParamError {
+    /// The Python keyword argument.
+    pub parameter: &'static str,
+    /// What is wrong with it.
+    pub message: String,
+}
+
+impl fmt::Display for ParamError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(&self.message)
+    }
+}
+
+impl std::error::Error for ParamError {}
+
+/// `Err` of a [`ParamError`].
+pub fn param<T>(parameter: &'static str, message: impl Into<String>) -> anyhow::Result<T> {
+    Err(ParamError {
+        parameter,
+        message: message.into(),
+    }
+    .into())
+}
+
+/// The Python exception class an error becomes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Kind {
+    /// A parameter out of range or malformed (`QueryError`, a `ValueError`).
+    Query,
+    /// A game log that cannot be read or contradicts itself (`LogError`, a
+    /// `QueryError` naming `log`).
+    Log,
+    /// A well-formed key the tables do not hold (`MissingKeyError`, a
+    /// `KeyError`).
+    MissingKey,
+    /// A table set that is missing, unreadable or fails its digests
+    /// (`TablesError`).
+    Tables,
+    /// The engine's time or step budget ran out (`BudgetExceeded`, a
+    /// `TimeoutError`).
+    Budget,
+}
+
+/// A classified error: its kind, its parameter (if it names one) and the
+/// message (the whole chain, as the CLI prints it).
+#[derive(Debug, Clone)]
+pub struct Classified {
+    /// The exception class.
+    pub kind: Kind,
+    /// The parameter, for a query or log error.
+    pub parameter: Option<String>,
+    /// The message.
+    pub message: String,
+}
+
+/// Classify `error`; `log_query` says whether the query takes a log (whose
+/// inconsistencies are then the log's fault, parameter `log`), and
+/// `rename` maps an engine's argument name to the Python parameter.
+pub fn classify(error: &anyhow::Error, log_query: bool, rename: fn(&str) -> &str) -> Classified {
+    let message = format!("{error:#}");
+    let found = |kind: Kind, parameter: Option<&str>| Classified {
+        kind,
+        parameter: parameter.map(str::to_owned),
+        message: message.clone(),
+    };
+    let inconsistent = if log_query { Kind::Log } else { Kind::Query };
+    let log_parameter = if log_query { Some("log") } else { None };
+    for cause in error.chain() {
+        if let Some(e) = cause.downcast_ref::<ParamError>() {
+            let kind = if e.parameter == "log" {
+                Kind::Log
+            } else {
+                Kind::Query
+            };
+            return found(kind, Some(e.parameter));
+        }
+        if let Some(e) = cause.downcast_ref::<gametab_lookup::Error>() {
+            use gametab_lookup::Error as L;
+            return match e {
+                L::OutOfRange { what, .. } => found(Kind::Query, Some(rename(what))),
+                L::NotInTable { .. } => found(Kind::MissingKey, None),
+                L::Inconsistent(_) => found(inconsistent, log_parameter),
+                L::Budget(_) => found(Kind::Budget, None),
+                _ => found(Kind::Tables, None),
+            };
+        }
+        if let Some(e) = cause.downcast_ref::<gametab_games::Error>() {
+            use gametab_games::Error as G;
+            return match e {
+                G::OutOfRange { what, .. } if !log_query || matches!(*what, "room" | "model") => {
+                    found(Kind::Query, Some(rename(what)))
+                }
+                G::OutOfRange { .. } => found(Kind::Log, Some("log")),
+                G::Inconsistent(_) | G::AtEvent { .. } => found(inconsistent, log_parameter),
+                G::Budget(_) => found(Kind::Budget, None),
+            };
+        }
+        if cause.downcast_ref::<serde_json::Error>().is_some() && log_query {
+            return found(Kind::Log, Some("log"));
+        }
+    }
+    // Untyped refusals (`bail!` in the answers crate): a query's are about
+    // its input; a log query's about the log.
+    found(inconsistent, log_parameter)
+}
+
+/// An engine argument's name as the Python parameter (the server's
+/// `parameter_of`, with this API's names).
+pub fn python_parameter(what: &str) -> &str {
+    match what {
+        "days_left" | "days left" => "days",
+        "bid count" | "bid" | "face" | "face class" => "bid",
+        "my dice" | "hand" => "hand",
+        "bidder's dice" => "bidder_dice",
+        "total dice" => "total_dice",
+        "reliability" => "reliability",
+        "player 1's dice" | "player 2's dice" | "endgame" => "dice",
+        "history" => "history",
+        other => other,
+    }
+}
