@@ -7,8 +7,8 @@ Werewolf), from Python.
 ...     rate = tables.murder_plan.win_rate(8, brain=(0, 1), killer=(1, 0))
 >>> rate.start, round(rate.value, 4)
 ('x=(0,1) y=(1,0)', 0.7737)
->>> rate.to_dict() == {"horizon": 8, "start": "x=(0,1) y=(1,0)", "value": rate.value}
-True
+>>> rate.brain, rate.killer
+([0, 1], [1, 0])
 
 Every answer is the document ``gametab ... --json`` prints for the same
 query, with its fields as attributes; ``to_dict()`` gives the document.

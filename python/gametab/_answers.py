@@ -123,20 +123,21 @@ class MurderPlanState(Answer):
     value: float
     gap: float
     reachable: bool
-    won: bool
-    mastermind: List[Record]
-    protagonists: List[Record]
+    mastermind_won: bool
+    mastermind_strategy: List[Record]
+    protagonists_strategy: List[Record]
     moves: Record
 
 
 class MurderPlanStrategy(Answer):
     """``gametab lookup strategy``: one side's optimal mixed strategy
-    (``support``: the cards on each character and their probability)."""
+    (``strategy``: the cards on each character and their probability)."""
 
     __slots__ = ()
     days_left: int
+    side: str
     value: float
-    support: List[Record]
+    strategy: List[Record]
 
 
 class MurderPlanMoves(Answer):
@@ -157,6 +158,7 @@ class MurderPlanSample(Answer):
 
     __slots__ = ()
     days_left: int
+    side: str
     u: float
     action: Record
 
@@ -171,10 +173,15 @@ class BrainChoice(Answer):
 
 
 class WinRate(Answer):
-    """``gametab lookup win-rate``: the mastermind's optimal win rate."""
+    """``gametab lookup win-rate``: the mastermind's optimal win rate, from
+    one start (``brain`` and ``killer`` offsets ``[a, b]``) or on average
+    over the 16 starts (both ``None``)."""
 
     __slots__ = ()
+    _optional = frozenset({"brain", "killer"})
     horizon: int
+    brain: Optional[List[int]]
+    killer: Optional[List[int]]
     start: str
     value: float
 

@@ -16,8 +16,9 @@ use arrow_array::{
 use arrow_schema::{DataType, Field, Schema};
 
 use gametab_lookup::io::{blake2_hex, read_parquet, Column};
+use gametab_lookup::registry::all_schemas;
 use gametab_lookup::schema::{ColumnType, TableSchema, META_PARAM_PREFIX};
-use gametab_lookup::{all_schemas, Tables};
+use gametab_lookup::Tables;
 
 /// The schema of the table called `name` (its table name, or its file).
 pub fn schema_of(name: &str) -> Option<&'static TableSchema> {

@@ -671,7 +671,7 @@ impl NativeTables {
             Err(error) => Err(raise(
                 py,
                 classify(&error, false, |what| match what {
-                    "days_left" | "days left" => "horizon",
+                    gametab_games::Argument::DaysLeft => "horizon",
                     other => python_parameter(other),
                 }),
             )),
@@ -779,7 +779,7 @@ impl NativeTables {
         let dir = &self.dir;
         let batch = py
             .detach(|| crate::arrow::batch(tables, dir, schema))
-            .map_err(|e| tables_error(py, &e))?;
+            .map_err(|e| tables_error(py, &anyhow::Error::from(e)))?;
         Ok(ArrowTable {
             name: schema.name,
             batch,
@@ -872,8 +872,10 @@ impl NativeEndgame {
             Err(error) => Err(raise(
                 py,
                 classify(&error, false, |what| match what {
-                    "bid" | "history" => "history",
-                    "hand" | "my dice" | "face" => "hand",
+                    gametab_games::Argument::Bid | gametab_games::Argument::History => "history",
+                    gametab_games::Argument::Hand
+                    | gametab_games::Argument::MyDice
+                    | gametab_games::Argument::Face => "hand",
                     other => python_parameter(other),
                 }),
             )),
@@ -941,7 +943,7 @@ fn open(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<NativeTables> {
     let dir = PathBuf::from(str_arg(py, path, "path")?);
     let tables = py
         .detach(|| gametab_answers::table_set::open(&dir))
-        .map_err(|e| tables_error(py, &e))?;
+        .map_err(|e| tables_error(py, &anyhow::Error::from(e)))?;
     Ok(NativeTables {
         tables: Arc::new(tables),
         dir,

@@ -29,8 +29,8 @@
 mod body;
 pub mod conn;
 mod endgame;
-pub mod error;
 pub mod engine;
+pub mod error;
 mod handlers;
 pub mod memory;
 pub mod params;

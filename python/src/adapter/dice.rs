@@ -1,5 +1,5 @@
 //! Liar's Dice: a standing bid's odds and advice
-//! (`gametab_answers::dice::cli::document`, what `gametab dice --json`
+//! (`gametab_answers::dice::bid::document`, what `gametab dice --json`
 //! prints), the three tables' rows (bid probability, the bidder's
 //! posterior, the published rule's decision) and the stored endgames
 //! (`gametab_answers::dice::endgame::document`, what `gametab dice
@@ -9,7 +9,7 @@ use anyhow::{Context, Result};
 use serde::Serialize;
 use serde_json::{json, Value};
 
-use gametab_answers::dice::cli::{document, DiceArgs};
+use gametab_answers::dice::bid::{document, DiceArgs};
 use gametab_answers::dice::endgame::{self, EndgameQuery};
 use gametab_games::dice::endgame::Endgame;
 use gametab_games::dice::{Bid, DecisionKey, Hand, Reliability, Situation, Variant};
@@ -51,7 +51,8 @@ impl BidInput {
         Ok(DiceArgs {
             players: self.players,
             bid: named("bid", self.bid.parse::<Bid>())?,
-            mine: named("hand", self.hand.parse::<Hand>())?,
+            hand: Some(named("hand", self.hand.parse::<Hand>())?),
+            mine: None,
             rel: named("reliability", Reliability::new(self.reliability))?,
             wild: self.wild,
             total_dice: self.total_dice,
@@ -84,7 +85,7 @@ fn to_value(value: impl Serialize) -> Result<Value> {
 /// As `gametab dice`.
 pub fn odds(input: &BidInput) -> Result<Value> {
     let (args, situation) = input.situation()?;
-    Ok(document(args.players, &situation))
+    Ok(serde_json::to_value(document(args.players, &situation))?)
 }
 
 /// The bid-probability row of the standing bid (the stored row, or the
@@ -117,7 +118,7 @@ pub fn decision(tables: &DiceTables, input: &BidInput) -> Result<Value> {
         players: args.players,
         variant: Variant::from_wild_ones(args.wild),
         reliability: args.rel,
-        hand: args.mine,
+        hand: args.my_hand()?.clone(),
         standing: args.bid,
     };
     let answer = tables.decision(&key)?;

@@ -70,7 +70,11 @@ pub struct Classified {
 /// Classify `error`; `log_query` says whether the query takes a log (whose
 /// inconsistencies are then the log's fault, parameter `log`), and
 /// `rename` maps an engine's argument name to the Python parameter.
-pub fn classify(error: &anyhow::Error, log_query: bool, rename: fn(&str) -> &str) -> Classified {
+pub fn classify(
+    error: &anyhow::Error,
+    log_query: bool,
+    rename: fn(gametab_games::Argument) -> &'static str,
+) -> Classified {
     let message = format!("{error:#}");
     let found = |kind: Kind, parameter: Option<&str>| Classified {
         kind,
@@ -80,6 +84,20 @@ pub fn classify(error: &anyhow::Error, log_query: bool, rename: fn(&str) -> &str
     let inconsistent = if log_query { Kind::Log } else { Kind::Query };
     let log_parameter = if log_query { Some("log") } else { None };
     for cause in error.chain() {
+        if let Some(e) = cause.downcast_ref::<gametab_answers::Error>() {
+            use gametab_answers::Error as A;
+            return match e {
+                A::Invalid {
+                    parameter: gametab_answers::Parameter::Log,
+                    ..
+                } => found(Kind::Log, Some("log")),
+                A::Invalid { parameter, .. } => found(Kind::Query, Some(python_name(*parameter))),
+                A::NotInTables { .. } => found(Kind::MissingKey, None),
+                A::Refused { .. } => found(inconsistent, log_parameter),
+                A::Budget(_) => found(Kind::Budget, None),
+                _ => found(Kind::Tables, None),
+            };
+        }
         if let Some(e) = cause.downcast_ref::<ParamError>() {
             let kind = if e.parameter == "log" {
                 Kind::Log
@@ -91,7 +109,7 @@ pub fn classify(error: &anyhow::Error, log_query: bool, rename: fn(&str) -> &str
         if let Some(e) = cause.downcast_ref::<gametab_lookup::Error>() {
             use gametab_lookup::Error as L;
             return match e {
-                L::OutOfRange { what, .. } => found(Kind::Query, Some(rename(what))),
+                L::OutOfRange { what, .. } => found(Kind::Query, Some(rename(*what))),
                 L::NotInTable { .. } => found(Kind::MissingKey, None),
                 L::Inconsistent(_) => found(inconsistent, log_parameter),
                 L::Budget(_) => found(Kind::Budget, None),
@@ -101,8 +119,14 @@ pub fn classify(error: &anyhow::Error, log_query: bool, rename: fn(&str) -> &str
         if let Some(e) = cause.downcast_ref::<gametab_games::Error>() {
             use gametab_games::Error as G;
             return match e {
-                G::OutOfRange { what, .. } if !log_query || matches!(*what, "room" | "model") => {
-                    found(Kind::Query, Some(rename(what)))
+                G::OutOfRange { what, .. }
+                    if !log_query
+                        || matches!(
+                            *what,
+                            gametab_games::Argument::Room | gametab_games::Argument::Model
+                        ) =>
+                {
+                    found(Kind::Query, Some(rename(*what)))
                 }
                 G::OutOfRange { .. } => found(Kind::Log, Some("log")),
                 G::Inconsistent(_) | G::AtEvent { .. } => found(inconsistent, log_parameter),
@@ -118,18 +142,17 @@ pub fn classify(error: &anyhow::Error, log_query: bool, rename: fn(&str) -> &str
     found(inconsistent, log_parameter)
 }
 
-/// An engine argument's name as the Python parameter (the server's
-/// `parameter_of`, with this API's names).
-pub fn python_parameter(what: &str) -> &str {
-    match what {
-        "days_left" | "days left" => "days",
-        "bid count" | "bid" | "face" | "face class" => "bid",
-        "my dice" | "hand" => "hand",
-        "bidder's dice" => "bidder_dice",
-        "total dice" => "total_dice",
-        "reliability" => "reliability",
-        "player 1's dice" | "player 2's dice" | "endgame" => "dice",
-        "history" => "history",
-        other => other,
+/// A query parameter's name in this API: the answers crate's, but for the
+/// reliability, which Python spells out (`reliability=`, not `rel=`).
+pub fn python_name(parameter: gametab_answers::Parameter) -> &'static str {
+    match parameter {
+        gametab_answers::Parameter::Rel => "reliability",
+        other => other.name(),
     }
+}
+
+/// An engine argument as the Python parameter (the answers crate's
+/// reading of it, [`gametab_answers::Parameter::of_argument`]).
+pub fn python_parameter(what: gametab_games::Argument) -> &'static str {
+    gametab_answers::Parameter::of_argument(what).map_or(what.text(), python_name)
 }

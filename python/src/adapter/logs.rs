@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use anyhow::{Context, Result};
 use serde_json::Value;
 
-use gametab_answers::cluedo::{advice_cli, cli as cluedo_cli};
+use gametab_answers::cluedo::{advice as advice_cli, notebook as cluedo_cli};
 use gametab_answers::logs;
-use gametab_answers::werewolf::cli::{self as werewolf_cli, RuleArg};
+use gametab_answers::werewolf::posterior::{self as werewolf_cli, RuleArg};
 use gametab_games::cluedo::{analyse, Category, Model};
 
 use super::error::{param, ParamError};
@@ -108,7 +108,7 @@ fn cluedo_log(input: &LogInput) -> Result<CluedoLog> {
 pub fn cluedo_notebook(input: &LogInput, model: Model) -> Result<Value> {
     let parsed = cluedo_log(input)?;
     let notebook = analyse(&parsed.knowledge, model)?;
-    Ok(serde_json::to_value(cluedo_cli::json(
+    Ok(serde_json::to_value(cluedo_cli::document(
         &parsed.log,
         &notebook,
     ))?)
@@ -155,7 +155,7 @@ pub fn werewolf_report(input: &LogInput, rule: RuleArg) -> Result<Value> {
     let log: gametab_games::werewolf::GameLog = input.read("Werewolf")?;
     let name = input.name();
     logs::check_werewolf_events(&log).with_context(|| format!("in {name}"))?;
-    let report = werewolf_cli::report(&log, rule.into())
+    let report = werewolf_cli::document(&log, rule.into())
         .with_context(|| format!("cannot analyse {name}"))?;
     Ok(serde_json::to_value(report)?)
 }

@@ -5,8 +5,8 @@
 use anyhow::Result;
 use serde_json::{json, Value};
 
-use gametab_answers::murder_plan::documents::{Answer, Cards, Side, StateFields};
-use gametab_answers::murder_plan::lookup_cli::{answer, Query};
+use gametab_answers::murder_plan::documents::{Cards, Side, StateFields};
+use gametab_answers::murder_plan::query::{document as answer, Query};
 use gametab_answers::murder_plan::state::{parse_offset, StateArgs};
 use gametab_games::murder_plan::model::{
     mastermind_actions, protagonist_actions, resolve, BrainTarget, LimitedCards, Offset,
@@ -94,10 +94,7 @@ pub fn side(text: &str) -> Result<Side> {
 }
 
 fn document(mp: &MurderPlanTables, query: &Query) -> Result<Value> {
-    Ok(match answer(mp, query)? {
-        Answer::Other(value) => value,
-        other => serde_json::to_value(other)?,
-    })
+    Ok(serde_json::to_value(answer(mp, query)?)?)
 }
 
 /// `lookup value`.

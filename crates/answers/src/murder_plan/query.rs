@@ -207,6 +207,9 @@ pub struct WinRateDocument {
     pub horizon: DaysLeft,
     /// The start's killer offset `[a, b]` (null: the average).
     pub killer: Option<[u8; 2]>,
+    /// The start as the win-rates table writes it: `x=(a,b) y=(c,d)`, or
+    /// `average`.
+    pub start: String,
     /// V_D(start), or its average.
     pub value: f64,
 }
@@ -218,6 +221,8 @@ pub struct StartWinRate {
     pub brain: [u8; 2],
     /// Killer offset `[a, b]`.
     pub killer: [u8; 2],
+    /// The start as the win-rates table writes it: `x=(a,b) y=(c,d)`.
+    pub start: String,
     /// V_D(start).
     pub value: f64,
 }
@@ -261,6 +266,11 @@ pub enum Answer {
     WinRate(WinRateDocument),
     /// `win-rates`.
     WinRates(WinRatesDocument),
+}
+
+/// A start as the win-rates table's `start` column writes it.
+fn start_label(brain: Offset, killer: Offset) -> String {
+    format!("x={brain} y={killer}")
 }
 
 fn pair(offset: Offset) -> [u8; 2] {
@@ -364,6 +374,7 @@ pub fn document(mp: &MurderPlanTables, query: &Query) -> Result<Answer> {
                 brain: start.map(|s| pair(s.0)),
                 horizon,
                 killer: start.map(|s| pair(s.1)),
+                start: start.map_or_else(|| "average".to_string(), |(x, y)| start_label(x, y)),
                 value,
             })
         }
@@ -382,6 +393,7 @@ fn win_rates(mp: &MurderPlanTables) -> Result<WinRatesDocument> {
             starts.push(StartWinRate {
                 brain: pair(start.brain),
                 killer: pair(start.killer),
+                start: start_label(start.brain, start.killer),
                 value: mp.win_rate(horizon, Some((start.brain, start.killer)))?,
             });
         }
