@@ -49,6 +49,9 @@ class Cli:
         )
 
     def json(self, *args: str) -> Any:
+        """The JSON document of a query command (``--json`` is added)."""
+        if "--json" not in args:
+            args = (*args, "--json")
         done = self.run(*args)
         assert done.returncode == 0, f"gametab {' '.join(args)}: {done.stderr}"
         return json.loads(done.stdout)

@@ -102,9 +102,9 @@ DICE = [
 def dice_flags(cli: Cli, query: Dict[str, Any]) -> List[str]:
     hand = query["hand"] if isinstance(query["hand"], str) else ",".join(map(str, query["hand"]))
     bid = query["bid"] if isinstance(query["bid"], str) else "%dx%d" % tuple(query["bid"])
-    flags = ["--players", str(query["players"]), "--bid", bid, cli.flag(["dice"], "--hand", "--mine"), hand]
+    flags = ["--players", str(query["players"]), "--bid", bid, "--hand", hand]
     if "reliability" in query:
-        flags += [cli.flag(["dice"], "--reliability", "--rel"), str(query["reliability"])]
+        flags += ["--rel", str(query["reliability"])]
     if query.get("wild"):
         flags.append("--wild")
     if "total_dice" in query:
