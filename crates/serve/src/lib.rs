@@ -271,6 +271,7 @@ pub fn router(app: Arc<App>, cors_origin: Option<&str>) -> Result<Router> {
                 .expose_headers([
                     header::ETAG,
                     header::RETRY_AFTER,
+                    header::WARNING,
                     header::HeaderName::from_static("x-gametab-version"),
                     header::HeaderName::from_static("x-gametab-digest"),
                 ]),

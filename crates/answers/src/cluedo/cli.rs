@@ -71,6 +71,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> Result<()> {
     let model = Model::parse(&args.model)?;
     let text = crate::logs::read_log(&args.log)?;
     let log: GameLog = crate::logs::parse_log(&args.log, &text, "Cluedo")?;
+    if let Some(warning) = log.old_format_warning() {
+        eprintln!("warning: {}: {warning}", args.log.display());
+    }
     crate::logs::check_cluedo_events(&log).with_context(|| format!("in {}", args.log.display()))?;
     let knowledge = log
         .knowledge()

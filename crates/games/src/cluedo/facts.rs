@@ -242,7 +242,10 @@ fn check_seat(rules: &Rules, seat: Seat) -> Result<()> {
     } else {
         Err(Error::OutOfRange {
             what: "seat",
-            detail: format!("{seat}; seats are 0 to {}", rules.players() - 1),
+            detail: format!(
+                "{seat} is not at the table: players are 1 to {}",
+                rules.players()
+            ),
         })
     }
 }
