@@ -492,17 +492,17 @@ fn the_endgame_cluedo_and_werewolf_panels_answer_from_the_server() {
         )),
         "{shown}"
     );
-    // Me (seat 0) suggesting Mrs White, Dagger, Hall; Ann (seat 1) shows
-    // the Dagger.
+    // Me (player 1, the form's default) suggesting Mrs White, Dagger,
+    // Hall; Ann (player 2) shows the Dagger.
     session.click("#cluedo-suspect option[value='Mrs White']");
     session.click("#cluedo-weapon option[value='Dagger']");
     session.click("#cluedo-suggested-room option[value='Hall']");
-    set_value(&session, "cluedo-shown-by", "1");
+    set_value(&session, "cluedo-shown-by", "2");
     set_value(&session, "cluedo-card", "Dagger");
     session.click("#cluedo-add");
     let mut longer: Value = serde_json::from_slice(&log).unwrap();
     longer["suggestions"].as_array_mut().unwrap().push(json!({
-        "by": 0, "cards": ["Mrs White", "Dagger", "Hall"], "shown_by": 1, "card": "Dagger"
+        "by": 1, "cards": ["Mrs White", "Dagger", "Hall"], "shown_by": 2, "card": "Dagger"
     }));
     let after = super::harness::post(
         &api,
@@ -524,7 +524,7 @@ fn the_endgame_cluedo_and_werewolf_panels_answer_from_the_server() {
     set_value(
         &session,
         "cluedo-log",
-        r#"{"players": 4, "me": 0, "hand": ["Rope"], "suggestions": []}"#,
+        r#"{"players": 4, "viewer": 1, "hand": ["Rope"], "suggestions": []}"#,
     );
     session.click("#cluedo-advise");
     let error = session.wait_for_text("cluedo-error", |t| !t.is_empty());
