@@ -596,7 +596,7 @@ fn game_logs_are_read_within_bounds_and_a_file_out_is_refused_before_building() 
     }
     // The server's event limits.
     let dir = tempfile::tempdir().unwrap();
-    let suggestion = r#"{"by": 1, "cards": ["Colonel Mustard", "Rope", "Hall"], "shown_by": 2}"#;
+    let suggestion = r#"{"by": 2, "cards": ["Colonel Mustard", "Rope", "Hall"], "shown_by": 3}"#;
     let cluedo = format!(
         r#"{{"players": 3, "viewer": 1, "hand": ["Miss Scarlett", "Knife", "Kitchen", "Lead Pipe", "Study", "Mrs Peacock"], "suggestions": [{}]}}"#,
         vec![suggestion; 10_001].join(",")

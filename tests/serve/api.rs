@@ -572,7 +572,7 @@ fn bad_input_gets_the_right_status_and_names_the_parameter() {
 
 /// A Cluedo log of `events` suggestions (each legal on its own).
 fn long_cluedo_log(events: usize) -> Vec<u8> {
-    let suggestion = r#"{"by": 1, "cards": ["Colonel Mustard", "Rope", "Hall"], "shown_by": 2},"#;
+    let suggestion = r#"{"by": 2, "cards": ["Colonel Mustard", "Rope", "Hall"], "shown_by": 3},"#;
     let mut log = String::from(
         r#"{"players": 3, "viewer": 1, "hand": ["Miss Scarlett", "Knife", "Kitchen", "Lead Pipe", "Study", "Mrs Peacock"], "suggestions": ["#,
     );

@@ -520,6 +520,17 @@ fn the_endgame_cluedo_and_werewolf_panels_answer_from_the_server() {
     );
     let shown = session.wait_for_text("cluedo-out", |t| t.contains(&entropy));
     assert!(shown.contains("324 suggestions ranked"), "{shown}");
+    // An old log (`me`, seats from 0): the form, which numbers players
+    // from 1, does not extend it, and says how to rewrite it.
+    set_value(&session, "cluedo-log", common::OLD_CLUEDO_LOG);
+    session.click("#cluedo-add");
+    let error = session.wait_for_text("cluedo-error", |t| !t.is_empty());
+    assert!(
+        error.starts_with(
+            "this log has \"me\", the old format numbering seats from 0: write \"viewer\": 1"
+        ),
+        "{error}"
+    );
     // A log that breaks the rules: the server's 422, as it says it.
     set_value(
         &session,
