@@ -200,13 +200,14 @@ fn cluedo_advice_ranks_by_its_objective_and_reports_the_accusation() {
     let opponents = race["opponents"].as_array().unwrap();
     assert_eq!(opponents.len(), 2);
     let mut s = 1.0;
-    for (o, seat) in opponents.iter().zip(1u64..) {
-        assert_eq!(o["player"], logged["names"][seat as usize]);
+    // Ann and Bob: the names' second and third, players 2 and 3.
+    for (o, player) in opponents.iter().zip(2u64..) {
+        assert_eq!(o["player"], logged["names"][player as usize - 1]);
         let made = logged["suggestions"]
             .as_array()
             .unwrap()
             .iter()
-            .filter(|x| x["by"] == seat)
+            .filter(|x| x["by"] == player)
             .count();
         assert_eq!(o["suggestions"].as_u64().unwrap() as usize, made);
         let h = gametab_answers::cluedo::race::OPPONENT_HAZARD[1][made.min(9)];
@@ -287,6 +288,78 @@ fn cluedo_refuses_a_top_the_server_refuses_and_logs_that_break_the_rules() {
         fails_with(&["cluedo", "--log", path], entry);
         fails_with(&["cluedo", "--log", path, "--advise"], entry);
     }
+}
+
+#[test]
+fn cluedo_reads_an_old_log_numbering_seats_from_0_as_its_new_twin_with_a_warning() {
+    let new = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/examples/cluedo-game.json"
+    );
+    let dir = tempfile::tempdir().unwrap();
+    let old = dir.path().join("old.json");
+    std::fs::write(&old, common::OLD_CLUEDO_LOG).unwrap();
+    let old = old.to_str().unwrap();
+    let warning = format!(
+        "warning: {old}: \"me\" numbers seats from 0, the old format; write \"viewer\": 1 and \
+         number every seat from 1 (docs/cluedo.md)\n"
+    );
+    for extra in [&["--json"][..], &["--advise", "--json"], &["--advise"], &[]] {
+        let run = |log: &str| {
+            let mut args = vec!["cluedo", "--log", log];
+            args.extend_from_slice(extra);
+            gametab(&args)
+        };
+        let (ok_new, out_new, err_new) = run(new);
+        let (ok_old, out_old, err_old) = run(old);
+        assert!(ok_new && ok_old, "{extra:?}: {err_new} {err_old}");
+        assert_eq!(out_old, out_new, "{extra:?}");
+        assert_eq!(err_new, "", "{extra:?}");
+        assert_eq!(err_old, warning, "{extra:?}");
+    }
+}
+
+#[test]
+fn cluedo_refuses_a_log_with_both_viewer_and_me_and_names_seats_from_1() {
+    let dir = tempfile::tempdir().unwrap();
+    let write = |name: &str, text: String| {
+        let path = dir.path().join(name);
+        std::fs::write(&path, text).unwrap();
+        path.to_str().unwrap().to_string()
+    };
+    let example = std::fs::read_to_string(concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/scripts/examples/cluedo-game.json"
+    ))
+    .unwrap();
+    let both = write(
+        "both.json",
+        example.replacen(r#""viewer": 1,"#, r#""viewer": 1, "me": 0,"#, 1),
+    );
+    fails_with(
+        &["cluedo", "--log", &both],
+        "the log has both \"viewer\" and \"me\"",
+    );
+    // A seat off the table: named from 1 in a new log, from 0 (and said
+    // so) in an old one.
+    let accusation = r#""accusations": [{"by": "#;
+    let new = write(
+        "new.json",
+        example.replacen(&format!("{accusation}4"), &format!("{accusation}5"), 1),
+    );
+    fails_with(
+        &["cluedo", "--log", &new],
+        "accusations[0]: by is out of range: player 5 is not at the table: players are 1 to 4",
+    );
+    let old = write(
+        "old.json",
+        common::OLD_CLUEDO_LOG.replacen(&format!("{accusation}3"), &format!("{accusation}4"), 1),
+    );
+    fails_with(
+        &["cluedo", "--log", &old],
+        "player 4 is not at the table: this log has \"me\", the old format, which numbers \
+         players from 0, so they are 0 to 3",
+    );
 }
 
 #[test]
@@ -524,9 +597,9 @@ fn game_logs_are_read_within_bounds_and_a_file_out_is_refused_before_building() 
     }
     // The server's event limits.
     let dir = tempfile::tempdir().unwrap();
-    let suggestion = r#"{"by": 1, "cards": ["Colonel Mustard", "Rope", "Hall"], "shown_by": 2}"#;
+    let suggestion = r#"{"by": 2, "cards": ["Colonel Mustard", "Rope", "Hall"], "shown_by": 3}"#;
     let cluedo = format!(
-        r#"{{"players": 3, "me": 0, "hand": ["Miss Scarlett", "Knife", "Kitchen", "Lead Pipe", "Study", "Mrs Peacock"], "suggestions": [{}]}}"#,
+        r#"{{"players": 3, "viewer": 1, "hand": ["Miss Scarlett", "Knife", "Kitchen", "Lead Pipe", "Study", "Mrs Peacock"], "suggestions": [{}]}}"#,
         vec![suggestion; 10_001].join(",")
     );
     let path = dir.path().join("cluedo.json");

@@ -333,3 +333,23 @@ pub fn web_module() -> PathBuf {
     }
     dist
 }
+
+/// The example Cluedo log in the old format: `me` instead of `viewer`,
+/// every seat numbered from 0 (`scripts/examples/cluedo-game.json` before
+/// players were numbered from 1 in every game).
+pub const OLD_CLUEDO_LOG: &str = r#"{
+  "players": 4,
+  "me": 0,
+  "names": ["me", "Ann", "Bob", "Cat"],
+  "hand": ["Miss Scarlett", "Rope", "Kitchen", "Hall", "Study"],
+  "suggestions": [
+    {"by": 0, "cards": ["Mrs White", "Spanner", "Library"], "shown_by": 1, "card": "Spanner"},
+    {"by": 1, "cards": ["Mrs Peacock", "Dagger", "Lounge"], "shown_by": 3},
+    {"by": 2, "cards": ["Professor Plum", "Candlestick", "Ballroom"], "shown_by": null},
+    {"by": 3, "cards": ["Colonel Mustard", "Rope", "Study"], "shown_by": 0, "card": "Rope"},
+    {"by": 0, "cards": ["Reverend Green", "Revolver", "Conservatory"], "shown_by": 2, "card": "Conservatory"},
+    {"by": 1, "cards": ["Mrs White", "Lead Piping", "Dining Room"], "shown_by": 2}
+  ],
+  "accusations": [{"by": 3, "cards": ["Colonel Mustard", "Revolver", "Billiard Room"]}],
+  "facts": [{"kind": "holds", "player": 3, "card": "Lead Piping"}]
+}"#;

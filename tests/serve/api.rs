@@ -241,6 +241,51 @@ fn every_endpoint_answers_the_cli_document_and_names_its_set() {
     assert!(page.body.contains("/v1/murder-plan/state"));
 }
 
+#[test]
+fn an_old_cluedo_log_is_answered_as_its_new_twin_with_a_warning_header() {
+    // The example in the new format and in the old one (`me`, seats from
+    // 0): the same answers; only the old one's carries `Warning: 299`.
+    let server = Server::start(common::built_tables(), &[]);
+    let agent = agent();
+    let new = std::fs::read(examples().join("cluedo-game.json")).unwrap();
+    let old = common::OLD_CLUEDO_LOG.as_bytes();
+    let warning = r#"299 gametab "\"me\" numbers seats from 0, the old format; write \"viewer\": 1 and number every seat from 1 (docs/cluedo.md)""#;
+    for path in [
+        "/v1/cluedo/notebook",
+        "/v1/cluedo/advice?top=3",
+        "/v1/cluedo/advice?room=Kitchen&top=2",
+    ] {
+        let url = format!("{}{path}", server.url);
+        let answer_new = post(&agent, &url, &new);
+        let answer_old = post(&agent, &url, old);
+        assert_eq!(answer_new.status, 200, "{path}: {}", answer_new.body);
+        assert_eq!(answer_old.status, 200, "{path}: {}", answer_old.body);
+        assert_eq!(answer_old.json(), answer_new.json(), "{path}");
+        assert_eq!(answer_new.header("warning"), None, "{path}");
+        assert_eq!(answer_old.header("warning"), Some(warning), "{path}");
+    }
+    // Both keys: refused, naming both.
+    let both =
+        String::from_utf8(new)
+            .unwrap()
+            .replacen(r#""viewer": 1,"#, r#""viewer": 1, "me": 0,"#, 1);
+    let answer = post(
+        &agent,
+        &format!("{}/v1/cluedo/notebook", server.url),
+        both.as_bytes(),
+    );
+    assert_eq!(answer.status, 422, "{}", answer.body);
+    assert!(
+        answer.json()["error"]
+            .as_str()
+            .unwrap()
+            .contains("the log has both \"viewer\" and \"me\""),
+        "{}",
+        answer.body
+    );
+    assert_eq!(answer.header("warning"), None);
+}
+
 /// Send `method path` (with `body`) and check the status and the JSON
 /// error's parameter.
 fn expect_error(
@@ -477,13 +522,13 @@ fn bad_input_gets_the_right_status_and_names_the_parameter() {
         (cluedo, b"[1, 2, 3]".to_vec(), 422, Some("body")),
         (
             cluedo,
-            br#"{"players": 9, "me": 0, "hand": []}"#.to_vec(),
+            br#"{"players": 9, "viewer": 1, "hand": []}"#.to_vec(),
             422,
             Some("body"),
         ),
         (
             cluedo,
-            br#"{"players": 3, "me": 0, "hand": ["Rope", "Rope"]}"#.to_vec(),
+            br#"{"players": 3, "viewer": 1, "hand": ["Rope", "Rope"]}"#.to_vec(),
             422,
             Some("body"),
         ),
@@ -538,9 +583,9 @@ fn bad_input_gets_the_right_status_and_names_the_parameter() {
 
 /// A Cluedo log of `events` suggestions (each legal on its own).
 fn long_cluedo_log(events: usize) -> Vec<u8> {
-    let suggestion = r#"{"by": 1, "cards": ["Colonel Mustard", "Rope", "Hall"], "shown_by": 2},"#;
+    let suggestion = r#"{"by": 2, "cards": ["Colonel Mustard", "Rope", "Hall"], "shown_by": 3},"#;
     let mut log = String::from(
-        r#"{"players": 3, "me": 0, "hand": ["Miss Scarlett", "Knife", "Kitchen", "Lead Pipe", "Study", "Mrs Peacock"], "suggestions": ["#,
+        r#"{"players": 3, "viewer": 1, "hand": ["Miss Scarlett", "Knife", "Kitchen", "Lead Pipe", "Study", "Mrs Peacock"], "suggestions": ["#,
     );
     for _ in 0..events {
         log.push_str(suggestion);

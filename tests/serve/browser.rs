@@ -495,17 +495,17 @@ fn the_endgame_cluedo_and_werewolf_panels_answer_from_the_server() {
         )),
         "{shown}"
     );
-    // Me (seat 0) suggesting Mrs White, Dagger, Hall; Ann (seat 1) shows
-    // the Dagger.
+    // Me (player 1, the form's default) suggesting Mrs White, Dagger,
+    // Hall; Ann (player 2) shows the Dagger.
     session.click("#cluedo-suspect option[value='Mrs White']");
     session.click("#cluedo-weapon option[value='Dagger']");
     session.click("#cluedo-suggested-room option[value='Hall']");
-    set_value(&session, "cluedo-shown-by", "1");
+    set_value(&session, "cluedo-shown-by", "2");
     set_value(&session, "cluedo-card", "Dagger");
     session.click("#cluedo-add");
     let mut longer: Value = serde_json::from_slice(&log).unwrap();
     longer["suggestions"].as_array_mut().unwrap().push(json!({
-        "by": 0, "cards": ["Mrs White", "Dagger", "Hall"], "shown_by": 1, "card": "Dagger"
+        "by": 1, "cards": ["Mrs White", "Dagger", "Hall"], "shown_by": 2, "card": "Dagger"
     }));
     let after = super::harness::post(
         &api,
@@ -523,11 +523,22 @@ fn the_endgame_cluedo_and_werewolf_panels_answer_from_the_server() {
     );
     let shown = session.wait_for_text("cluedo-out", |t| t.contains(&entropy));
     assert!(shown.contains("324 suggestions ranked"), "{shown}");
+    // An old log (`me`, seats from 0): the form, which numbers players
+    // from 1, does not extend it, and says how to rewrite it.
+    set_value(&session, "cluedo-log", common::OLD_CLUEDO_LOG);
+    session.click("#cluedo-add");
+    let error = session.wait_for_text("cluedo-error", |t| !t.is_empty());
+    assert!(
+        error.starts_with(
+            "this log has \"me\", the old format numbering seats from 0: write \"viewer\": 1"
+        ),
+        "{error}"
+    );
     // A log that breaks the rules: the server's 422, as it says it.
     set_value(
         &session,
         "cluedo-log",
-        r#"{"players": 4, "me": 0, "hand": ["Rope"], "suggestions": []}"#,
+        r#"{"players": 4, "viewer": 1, "hand": ["Rope"], "suggestions": []}"#,
     );
     session.click("#cluedo-advise");
     let error = session.wait_for_text("cluedo-error", |t| !t.is_empty());

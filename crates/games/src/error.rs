@@ -119,6 +119,10 @@ fn event_name(index: usize, event: Option<&str>) -> String {
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 #[non_exhaustive]
 pub enum Argument {
+    /// shown_by
+    ShownBy,
+    /// by
+    By,
     /// accusation
     Accusation,
     /// lover
@@ -253,6 +257,8 @@ impl Argument {
     /// The argument in the words of the messages.
     pub const fn text(self) -> &'static str {
         match self {
+            Argument::ShownBy => "shown_by",
+            Argument::By => "by",
             Argument::Accusation => "accusation",
             Argument::Lover => "lover",
             Argument::Wolf => "wolf",

@@ -77,7 +77,7 @@ fn werewolf_posteriors_stop_inside_their_enumeration() {
 fn cluedo_engines_stop_inside_their_counts() {
     let log = CluedoLog::from_json(&example("cluedo-game.json")).unwrap();
     let knowledge = log.knowledge().unwrap();
-    let me = Seat(log.me);
+    let me = Seat(log.viewer);
     for model in [Model::EqualDeals, Model::UniformResponder] {
         assert_eq!(
             Budget::with_steps(3).run(|| analyse(&knowledge, model).map(drop)),

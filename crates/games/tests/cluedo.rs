@@ -2,7 +2,9 @@
 //! model, malformed logs as typed errors naming what is wrong, and logs
 //! that break the rules refused naming the entry.
 
-use gametab_games::cluedo::{analyse, Category, GameLog, LogError, LogEvent, Model, Place, Seat};
+use gametab_games::cluedo::{
+    analyse, Category, GameLog, LogError, LogEvent, Model, Numbering, Place, Seat,
+};
 use gametab_games::Error;
 
 const EXAMPLE: &str = include_str!("../../../scripts/examples/cluedo-game.json");
@@ -81,7 +83,7 @@ fn malformed_logs_are_typed_errors() {
         .unwrap_err()
         .to_string();
     assert!(
-        message.contains("player 1 holds none of {Spanner}"),
+        message.contains("player 2 holds none of {Spanner}"),
         "{message}"
     );
     assert!(message.contains("showed me Spanner"), "{message}");
@@ -104,7 +106,7 @@ fn logs_that_break_the_rules_are_refused_naming_the_entry() {
     // Another player's suggestion (Ann's, suggestions[1]) with two cards,
     // five cards, or two rooms: read as a card set it would change the
     // answer (Cat's "at least one of" fact would cover other cards).
-    let theirs = r#"{"by": 1, "cards": ["Mrs Peacock", "Dagger", "Lounge"], "shown_by": 3}"#;
+    let theirs = r#"{"by": 2, "cards": ["Mrs Peacock", "Dagger", "Lounge"], "shown_by": 4}"#;
     let cases = [
         (
             r#"["Mrs Peacock", "Dagger"]"#,
@@ -136,7 +138,7 @@ fn logs_that_break_the_rules_are_refused_naming_the_entry() {
     }
     // Bob's suggestion that nobody answered, with two rooms.
     let mine =
-        r#"{"by": 2, "cards": ["Professor Plum", "Candlestick", "Ballroom"], "shown_by": null}"#;
+        r#"{"by": 3, "cards": ["Professor Plum", "Candlestick", "Ballroom"], "shown_by": null}"#;
     let log = edited(mine, &mine.replace("Candlestick", "Hall"));
     assert_eq!(refused(&log).0, LogEvent::Suggestion(2));
 
@@ -163,11 +165,14 @@ fn logs_that_break_the_rules_are_refused_naming_the_entry() {
         assert!(text.contains(message), "{text}");
     }
     let (event, text) = refused(&edited(
-        r#""accusations": [{"by": 3"#,
         r#""accusations": [{"by": 4"#,
+        r#""accusations": [{"by": 5"#,
     ));
     assert_eq!(event, LogEvent::Accusation(0));
-    assert!(text.contains("seat 4"), "{text}");
+    assert_eq!(
+        text,
+        "accusations[0]: by is out of range: player 5 is not at the table: players are 1 to 4"
+    );
 
     // A names list of the wrong length.
     let (event, text) = refused(&edited(
@@ -177,13 +182,18 @@ fn logs_that_break_the_rules_are_refused_naming_the_entry() {
     assert_eq!(event, LogEvent::Names);
     assert!(text.contains("3 names for 4 players"), "{text}");
 
-    // A fact listing a card twice, and `me` off the table.
+    // A fact listing a card twice, and the viewer off the table.
     let (event, _) = refused(&edited(
-        r#"{"kind": "holds", "player": 3, "card": "Lead Piping"}"#,
-        r#"{"kind": "holds_none", "player": 3, "cards": ["Rope", "Rope"]}"#,
+        r#"{"kind": "holds", "player": 4, "card": "Lead Piping"}"#,
+        r#"{"kind": "holds_none", "player": 4, "cards": ["Rope", "Rope"]}"#,
     ));
     assert_eq!(event, LogEvent::Fact(0));
-    assert_eq!(refused(&edited(r#""me": 0"#, r#""me": 4"#)).0, LogEvent::Me);
+    let (event, text) = refused(&edited(r#""viewer": 1"#, r#""viewer": 5"#));
+    assert_eq!(event, LogEvent::Viewer);
+    assert_eq!(
+        text,
+        "viewer: viewer is out of range: player 5 is not at the table: players are 1 to 4"
+    );
 
     // The games crate's error keeps the kind and names the entry.
     let error: Error = edited(r#""Rope", "Kitchen""#, r#""Rope", "Rope""#)
@@ -193,4 +203,116 @@ fn logs_that_break_the_rules_are_refused_naming_the_entry() {
     assert!(
         matches!(&error, Error::OutOfRange { what: gametab_games::Argument::CardList, detail } if detail.starts_with("hand: "))
     );
+}
+
+/// The example log in the old format: `me` instead of `viewer`, every seat
+/// numbered from 0 (as `scripts/examples/cluedo-game.json` was written
+/// before players were numbered from 1 in every game).
+const OLD_EXAMPLE: &str = r#"{
+  "players": 4,
+  "me": 0,
+  "names": ["me", "Ann", "Bob", "Cat"],
+  "hand": ["Miss Scarlett", "Rope", "Kitchen", "Hall", "Study"],
+  "suggestions": [
+    {"by": 0, "cards": ["Mrs White", "Spanner", "Library"], "shown_by": 1, "card": "Spanner"},
+    {"by": 1, "cards": ["Mrs Peacock", "Dagger", "Lounge"], "shown_by": 3},
+    {"by": 2, "cards": ["Professor Plum", "Candlestick", "Ballroom"], "shown_by": null},
+    {"by": 3, "cards": ["Colonel Mustard", "Rope", "Study"], "shown_by": 0, "card": "Rope"},
+    {"by": 0, "cards": ["Reverend Green", "Revolver", "Conservatory"], "shown_by": 2, "card": "Conservatory"},
+    {"by": 1, "cards": ["Mrs White", "Lead Piping", "Dining Room"], "shown_by": 2}
+  ],
+  "accusations": [{"by": 3, "cards": ["Colonel Mustard", "Revolver", "Billiard Room"]}],
+  "facts": [{"kind": "holds", "player": 3, "card": "Lead Piping"}]
+}"#;
+
+#[test]
+fn an_old_log_numbering_seats_from_0_is_read_as_its_new_twin() {
+    let new = GameLog::from_json(EXAMPLE).unwrap();
+    let old = GameLog::from_json(OLD_EXAMPLE).unwrap();
+    assert_eq!(new.numbering, Numbering::FromOne);
+    assert_eq!(old.numbering, Numbering::FromZero);
+    assert_eq!(new.old_format_warning(), None);
+    assert_eq!(
+        old.old_format_warning().unwrap(),
+        "\"me\" numbers seats from 0, the old format; write \"viewer\": 1 and number every \
+         seat from 1 (docs/cluedo.md)"
+    );
+    // The same seats once read, so the same knowledge and notebooks.
+    assert_eq!(
+        GameLog {
+            numbering: Numbering::FromOne,
+            ..old.clone()
+        },
+        new
+    );
+    assert_eq!(old.knowledge().unwrap(), new.knowledge().unwrap());
+    // Written out, both are the example in the new format.
+    let example: serde_json::Value = serde_json::from_str(EXAMPLE).unwrap();
+    assert_eq!(serde_json::to_value(&old).unwrap(), example);
+    assert_eq!(serde_json::to_value(&new).unwrap(), example);
+}
+
+#[test]
+fn a_log_with_both_viewer_and_me_or_neither_is_refused() {
+    let both = EXAMPLE.replace(r#""viewer": 1,"#, r#""viewer": 1, "me": 0,"#);
+    let error = GameLog::from_json(&both).unwrap_err().to_string();
+    assert!(
+        error.contains("the log has both \"viewer\" and \"me\""),
+        "{error}"
+    );
+    let neither = EXAMPLE.replace(r#""viewer": 1,"#, "");
+    let error = GameLog::from_json(&neither).unwrap_err().to_string();
+    assert!(error.contains("missing field `viewer`"), "{error}");
+}
+
+#[test]
+fn seats_off_the_table_are_named_in_the_logs_own_numbering() {
+    // New format: players 1 to 4; 0 is no player (it is not read as the
+    // old numbering's first seat).
+    let refused_text = |text: &str| GameLog::from_json(text).unwrap().knowledge().unwrap_err();
+    let cases = [
+        (
+            r#"{"by": 2, "cards": ["Mrs Peacock", "Dagger", "Lounge"], "shown_by": 4}"#,
+            r#"{"by": 0, "cards": ["Mrs Peacock", "Dagger", "Lounge"], "shown_by": 4}"#,
+            "suggestions[1]: by is out of range: player 0 is not at the table: players are 1 to 4",
+        ),
+        (
+            r#"{"by": 2, "cards": ["Mrs Peacock", "Dagger", "Lounge"], "shown_by": 4}"#,
+            r#"{"by": 2, "cards": ["Mrs Peacock", "Dagger", "Lounge"], "shown_by": 5}"#,
+            "suggestions[1]: shown_by is out of range: player 5 is not at the table: players are \
+             1 to 4",
+        ),
+        (
+            r#""player": 4"#,
+            r#""player": 0"#,
+            "facts[0]: player is out of range: player 0 is not at the table: players are 1 to 4",
+        ),
+        (
+            r#""viewer": 1"#,
+            r#""viewer": 0"#,
+            "viewer: viewer is out of range: player 0 is not at the table: players are 1 to 4",
+        ),
+    ];
+    for (from, to, message) in cases {
+        assert!(EXAMPLE.contains(from), "{from}");
+        let error = refused_text(&EXAMPLE.replacen(from, to, 1));
+        assert_eq!(error.to_string(), message);
+    }
+    // Old format: the message says the log numbers from 0.
+    let old = |from: &str, to: &str| {
+        assert!(OLD_EXAMPLE.contains(from), "{from}");
+        refused_text(&OLD_EXAMPLE.replacen(from, to, 1))
+    };
+    let error = old(r#""accusations": [{"by": 3"#, r#""accusations": [{"by": 4"#);
+    assert_eq!(
+        error.to_string(),
+        "accusations[0]: by is out of range: player 4 is not at the table: this log has \"me\", \
+         the old format, which numbers players from 0, so they are 0 to 3"
+    );
+    let error = old(r#""me": 0"#, r#""me": 4"#);
+    assert_eq!(error.event, LogEvent::Me);
+    assert_eq!(error.event.path(), "me");
+    assert!(error
+        .to_string()
+        .starts_with("me: me is out of range: player 4"));
 }

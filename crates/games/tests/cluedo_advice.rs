@@ -517,12 +517,12 @@ fn the_ranking_scores_every_suggestion_as_scoring_it_alone_does_on_race_logs() {
         serde_json::from_str(include_str!("data/cluedo-race-logs.json")).unwrap();
     for log in &logs {
         let knowledge = log.knowledge().unwrap();
-        let me = Seat(log.me);
+        let me = Seat(log.viewer);
         let deck = *knowledge.rules().deck();
         let room = deck
             .category_cards(Category::Room)
             .cards()
-            .nth(usize::from(log.me));
+            .nth(usize::from(log.viewer));
         for model in Model::ALL {
             let advice = advise(&knowledge, model, me, room).unwrap();
             assert_eq!(advice.ranking.len(), 36);

@@ -154,6 +154,13 @@ function addSuggestion() {
     $("cluedo-error").textContent = `the log above is not JSON: ${e.message}`;
     return;
   }
+  if ("me" in log) {
+    // An old log numbers its seats from 0; the form numbers players from 1.
+    $("cluedo-error").textContent =
+      `this log has "me", the old format numbering seats from 0: write "viewer": ${log.me + 1} ` +
+      "and number every seat from 1 (docs/cluedo.md), then add the suggestion";
+    return;
+  }
   const shownBy = $("cluedo-shown-by").value;
   const suggestion = {
     by: Number($("cluedo-by").value),

@@ -416,18 +416,43 @@ pub(super) fn json_body(body: &[u8]) -> Result<&str, ApiError> {
     Ok(text)
 }
 
+/// Set, by the engine's work, to the warning about a POSTed Cluedo log in
+/// the old format (`me`, seats numbered from 0), which the answer then
+/// carries as its `Warning` header ([`warn_old_format`]).
+type OldFormat = Arc<std::sync::OnceLock<String>>;
+
 /// A POSTed Cluedo log and what it tells: 400 when the body is not JSON,
 /// 422 when it is no valid log or has more than
-/// [`gametab_answers::logs::MAX_CLUEDO_EVENTS`] events.
-fn cluedo_log(body: &[u8]) -> Result<(CluedoLog, gametab_games::cluedo::Knowledge), ApiError> {
+/// [`gametab_answers::logs::MAX_CLUEDO_EVENTS`] events. A log in the old
+/// format is read, and its warning left in `old`.
+fn cluedo_log(
+    body: &[u8],
+    old: &OldFormat,
+) -> Result<(CluedoLog, gametab_games::cluedo::Knowledge), ApiError> {
     let text = json_body(body)?;
     let log = CluedoLog::from_json(text)
         .map_err(|e| log_error(QueryError::from_log(e).context("invalid log")))?;
+    if let Some(warning) = log.old_format_warning() {
+        let _ = old.set(warning);
+    }
     gametab_answers::logs::check_cluedo_events(&log).map_err(log_error)?;
     let knowledge = log
         .knowledge()
         .map_err(|e| log_error(QueryError::from_cluedo_log(e).context("invalid log")))?;
     Ok((log, knowledge))
+}
+
+/// `response` with the header `Warning: 299 gametab "..."` when the
+/// Cluedo log answered was in the old format (docs/http-api.md): the
+/// answer is the one the log in the new format gets.
+fn warn_old_format(mut response: Response, old: &OldFormat) -> Response {
+    if let Some(text) = old.get() {
+        let quoted = text.replace('\\', "\\\\").replace('"', "\\\"");
+        if let Ok(value) = HeaderValue::from_str(&format!("299 gametab \"{quoted}\"")) {
+            response.headers_mut().insert(header::WARNING, value);
+        }
+    }
+    response
 }
 
 /// `POST /v1/cluedo/notebook`
@@ -444,13 +469,16 @@ pub async fn cluedo_notebook(
         })?;
         Ok((model, body?))
     })();
-    engine_answer(&app, Arc::clone(&set), prepared, move |(model, body)| {
-        let (log, knowledge) = cluedo_log(&body)?;
+    let old = OldFormat::default();
+    let warned = Arc::clone(&old);
+    let response = engine_answer(&app, Arc::clone(&set), prepared, move |(model, body)| {
+        let (log, knowledge) = cluedo_log(&body, &warned)?;
         let notebook =
             analyse(&knowledge, model).map_err(|e| log_error(QueryError::from_log(e)))?;
         to_json(&cluedo::notebook::document(&log, &notebook))
     })
-    .await
+    .await;
+    warn_old_format(response, &old)
 }
 
 /// `POST /v1/cluedo/advice`: the `gametab cluedo --advise --json` document.
@@ -469,12 +497,14 @@ pub async fn cluedo_advice(
         let room = params.get("room").map(str::to_string);
         Ok((model, room, top, body?))
     })();
-    engine_answer(
+    let old = OldFormat::default();
+    let warned = Arc::clone(&old);
+    let response = engine_answer(
         &app,
         Arc::clone(&set),
         prepared,
         move |(model, room, top, body)| {
-            let (log, knowledge) = cluedo_log(&body)?;
+            let (log, knowledge) = cluedo_log(&body, &warned)?;
             if let Some(name) = room.as_deref() {
                 let deck = knowledge.rules().deck();
                 let is_room = deck
@@ -492,7 +522,8 @@ pub async fn cluedo_advice(
             to_json(&doc)
         },
     )
-    .await
+    .await;
+    warn_old_format(response, &old)
 }
 
 /// `GET /`: the explorer page.

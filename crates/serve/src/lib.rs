@@ -272,6 +272,7 @@ pub fn router(app: Arc<App>, cors_origin: Option<&str>) -> Result<Router, ServeE
                 .expose_headers([
                     header::ETAG,
                     header::RETRY_AFTER,
+                    header::WARNING,
                     header::HeaderName::from_static("x-gametab-version"),
                     header::HeaderName::from_static("x-gametab-digest"),
                 ]),

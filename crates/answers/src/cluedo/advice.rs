@@ -1,5 +1,5 @@
 //! `gametab cluedo --log game.json --advise [--room R] [--top N] [--json]`:
-//! every suggestion the logged player (`me`) can make, ranked by the
+//! every suggestion the logged player (the `viewer`) can make, ranked by the
 //! default objective (the chance that the envelope is certain after the
 //! answer; the document names the objective and its tie keys), with
 //! P(nobody can answer), the information gain and the chance of being
@@ -112,7 +112,7 @@ pub struct AdviceDocument {
     pub model: &'static str,
     /// The objective that ordered the suggestions.
     pub objective: ObjectiveLine,
-    /// The player advised (the log's `me`).
+    /// The player advised (the log's `viewer`).
     pub player: String,
     /// Envelope triples still possible now.
     pub live_triples: usize,
@@ -170,7 +170,7 @@ pub fn document(
             Some(card)
         }
     };
-    let me = gametab_games::cluedo::Seat(log.me);
+    let me = gametab_games::cluedo::Seat(log.viewer);
     let advice: Advice = advise(knowledge, model, me, room).map_err(Error::from_log)?;
     let name = |c| deck.card_name(c);
     let line = |rank: usize, s: &Scored| SuggestionLine {

@@ -72,6 +72,9 @@ pub fn run(args: &Args, out: &mut impl Write) -> crate::cli::Result<()> {
     let model = parse_model(&args.model)?;
     let text = crate::logs::read_log(&args.log)?;
     let log: GameLog = crate::logs::parse_log(&args.log, &text, "Cluedo")?;
+    if let Some(warning) = log.old_format_warning() {
+        crate::cli::warn(&format!("{}: {warning}", args.log.display()));
+    }
     let within = |e: Error| e.context(format_args!("in {}", args.log.display()));
     crate::logs::check_cluedo_events(&log).map_err(within)?;
     let knowledge = log

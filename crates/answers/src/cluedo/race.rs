@@ -98,14 +98,14 @@ pub struct RaceOdds {
     pub note: &'static str,
 }
 
-/// The odds for the log's `me`, whose most likely triple now has chance
+/// The odds for the log's viewer, whose most likely triple now has chance
 /// `p_now` and whose best suggestion leaves a most likely triple right with
 /// chance `p_right_after_next` (positive: some triple is possible, and
 /// it is at least `p_now`). When certain (`p_now` = 1), accuse.
 pub fn race_odds(log: &GameLog, p_now: f64, p_right_after_next: f64) -> RaceOdds {
     let row = &OPPONENT_HAZARD[log.players.clamp(3, 6) - 3];
     let opponents: Vec<OpponentOdds> = (0..log.players as u8)
-        .filter(|&s| s != log.me && !log.accusations.iter().any(|a| a.by == s))
+        .filter(|&s| s != log.viewer && !log.accusations.iter().any(|a| a.by == s))
         .map(|seat| {
             let suggestions = log.suggestions.iter().filter(|s| s.by == seat).count();
             OpponentOdds {
@@ -150,7 +150,8 @@ mod tests {
         suggestions.extend((0..two).map(|_| suggestion(2)));
         GameLog {
             players: 3,
-            me: 0,
+            viewer: 0,
+            numbering: gametab_games::cluedo::Numbering::FromOne,
             names: vec!["me".into(), "Ann".into(), "Bob".into()],
             hand: Vec::new(),
             suggestions,

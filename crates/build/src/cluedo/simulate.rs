@@ -28,7 +28,7 @@ use std::collections::HashMap;
 
 use gametab_games::cluedo::{
     accusation, advise_by, Card, CardSet, Category, Deck, GameLog, Knowledge, LoggedAccusation,
-    LoggedSuggestion, Model, Objective, Rules, Seat,
+    LoggedSuggestion, Model, Numbering, Objective, Rules, Seat,
 };
 
 /// A small deterministic generator (xorshift64*), so that runs repeat.
@@ -74,7 +74,7 @@ fn deal(players: usize, rng: &mut Rng) -> (Deck, Vec<CardSet>) {
     (deck, hands)
 }
 
-/// The log, as seen by seat `me`, of a random `players`-player game after
+/// The log, as seen by seat `me` (0-based), of a random `players`-player game after
 /// `suggestions` suggestions (players take turns from seat 0).
 ///
 /// # Panics
@@ -86,7 +86,8 @@ pub fn simulated_log(players: usize, me: u8, suggestions: usize, seed: u64) -> G
     let name = |c: Card| deck.card_name(c);
     let mut log = GameLog {
         players,
-        me,
+        viewer: me,
+        numbering: Numbering::FromOne,
         names: Vec::new(),
         hand: hands[usize::from(me)].cards().map(name).collect(),
         suggestions: Vec::new(),
@@ -237,7 +238,8 @@ impl Table {
     fn log(&self, seat: Seat) -> GameLog {
         GameLog {
             players: self.players(),
-            me: seat.0,
+            viewer: seat.0,
+            numbering: Numbering::FromOne,
             names: Vec::new(),
             hand: self
                 .hand(seat)
@@ -304,7 +306,7 @@ impl Policy {
         }
     }
 
-    /// The suggestion this policy makes from `log` (whose `me` is the
+    /// The suggestion this policy makes from `log` (whose `viewer` is the
     /// suggester), having made `made` suggestions before.
     fn suggest(
         &self,
@@ -323,7 +325,13 @@ impl Policy {
             return Ok(cards);
         }
         let knowledge = &key.0;
-        let advice = advise_by(knowledge, self.model, Seat(log.me), None, self.objective)?;
+        let advice = advise_by(
+            knowledge,
+            self.model,
+            Seat(log.viewer),
+            None,
+            self.objective,
+        )?;
         let pick = advice
             .ranking
             .iter()
@@ -373,7 +381,7 @@ impl RaceMemo {
 /// Record `by`'s suggestion of `named` and its answer in `log` (the card
 /// only if the log's owner suggested or showed it).
 fn record(log: &mut GameLog, deck: &Deck, by: Seat, named: CardSet, answer: Option<(Seat, Card)>) {
-    let me = log.me;
+    let me = log.viewer;
     log.suggestions.push(LoggedSuggestion {
         by: by.0,
         cards: named.cards().map(|c| deck.card_name(c)).collect(),

@@ -62,7 +62,9 @@ impl Card {
     }
 }
 
-/// A seat at the table, 0-based in turn order (seat 0 is dealt first).
+/// A seat at the table, 0-based in turn order (seat 0 is dealt first). It
+/// is shown as the player's number, from 1 (`Seat(0)` is `player 1`), as
+/// logs and every output number players.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct Seat(pub u8);
 
@@ -75,7 +77,7 @@ impl Seat {
 
 impl fmt::Display for Seat {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(f, "player {}", self.0)
+        write!(f, "player {}", u16::from(self.0) + 1)
     }
 }
 

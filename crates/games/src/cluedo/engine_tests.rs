@@ -435,7 +435,7 @@ fn contradictions_name_the_facts() {
     let message = error.to_string();
     assert!(matches!(error, Error::Inconsistent(_)));
     assert!(
-        message.contains("fact 1 (player 1 holds Dagger)"),
+        message.contains("fact 1 (player 2 holds Dagger)"),
         "{message}"
     );
     assert!(message.contains("fact 3"), "{message}");
@@ -522,7 +522,7 @@ fn the_envelope_joint_equals_forced_counts_on_race_logs() {
         }
         // And after one more answer: the next player holds at least one of
         // the first suspect, weapon and room he may hold.
-        let next = Seat(((usize::from(log.me) + 1) % log.players) as u8);
+        let next = Seat(((usize::from(log.viewer) + 1) % log.players) as u8);
         let notebook = analyse(&knowledge, Model::EqualDeals).unwrap();
         let deck = *knowledge.rules().deck();
         let open: Vec<Card> = Category::ALL

@@ -244,7 +244,10 @@ fn check_seat(rules: &Rules, seat: Seat) -> Result<()> {
     } else {
         Err(Error::OutOfRange {
             what: crate::Argument::Seat,
-            detail: format!("{seat}; seats are 0 to {}", rules.players() - 1),
+            detail: format!(
+                "{seat} is not at the table: players are 1 to {}",
+                rules.players()
+            ),
         })
     }
 }

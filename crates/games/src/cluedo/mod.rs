@@ -47,7 +47,9 @@ pub use config::{
 };
 pub use engine::{analyse, count_deals};
 pub use facts::{Fact, Knowledge, Observer};
-pub use log::{GameLog, LogError, LogEvent, LoggedAccusation, LoggedFact, LoggedSuggestion};
+pub use log::{
+    GameLog, LogError, LogEvent, LoggedAccusation, LoggedFact, LoggedSuggestion, Numbering, RawLog,
+};
 pub use notebook::{Model, Notebook, Place};
 pub use optimum::{Evaluation, Optimum, Solitaire};
 pub use ranking::{Objective, Outcome, Response, Scored};

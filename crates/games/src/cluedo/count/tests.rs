@@ -93,13 +93,13 @@ fn merged_completions_equal_the_unmerged_ones_on_race_logs() {
     assert_eq!(logs.len(), 4);
     for log in &logs {
         let knowledge = log.knowledge().unwrap();
-        let me = Seat(log.me);
+        let me = Seat(log.viewer);
         let room = knowledge
             .rules()
             .deck()
             .category_cards(Category::Room)
             .cards()
-            .nth(usize::from(log.me) + 1);
+            .nth(usize::from(log.viewer) + 1);
         for model in Model::ALL {
             let count = |cache| {
                 advise_counting(&knowledge, model, me, room, Objective::DEFAULT, cache).unwrap()
