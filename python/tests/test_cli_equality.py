@@ -52,8 +52,8 @@ def state_flags(key: Dict[str, Any]) -> List[str]:
 
 
 def same(cli: Cli, args: List[str], query: Any) -> None:
-    """The CLI's JSON equals the answer, or both refuse."""
-    done = cli.run(*args)
+    """The CLI's JSON (``--json``) equals the answer, or both refuse."""
+    done = cli.run(*args, "--json")
     if done.returncode == 0:
         import json
 
