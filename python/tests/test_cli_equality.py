@@ -53,7 +53,7 @@ def state_flags(key: Dict[str, Any]) -> List[str]:
 
 def same(cli: Cli, args: List[str], query: Any) -> None:
     """The CLI's JSON (``--json``) equals the answer, or both refuse."""
-    done = cli.run(*args, "--json")
+    done = cli.run(*args, *([] if "--json" in args else ["--json"]))
     if done.returncode == 0:
         import json
 

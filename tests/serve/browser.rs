@@ -432,7 +432,7 @@ fn the_endgame_cluedo_and_werewolf_panels_answer_from_the_server() {
         text_of(&session, "#endgame-actions tr:nth-child(2) td:nth-child(2)"),
         percent(first["probability"].as_f64().unwrap())
     );
-    session.type_into("#endgame-history", "15,14\u{E007}");
+    session.type_into("#endgame-history", "1x5,1x4\u{E007}");
     let bad = get(
         &api,
         &format!(

@@ -75,6 +75,7 @@ pub mod dice;
 mod error;
 pub mod logs;
 pub mod murder_plan;
+mod sorted;
 pub mod table_set;
 pub mod werewolf;
 

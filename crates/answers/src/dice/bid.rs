@@ -120,6 +120,7 @@ impl DiceArgs {
 /// /v1/dice/bid`): the situation, my matching dice, the odds, the
 /// bidder's posterior mean and the published rule's advice.
 #[derive(Debug, Clone, Serialize)]
+#[serde(remote = "Self")]
 pub struct BidDocument {
     /// The advice: the action, its value, every raise considered.
     pub advice: Advice,
@@ -134,6 +135,8 @@ pub struct BidDocument {
     /// The situation as validated.
     pub situation: Situation,
 }
+
+crate::sorted::sorted_keys!(BidDocument);
 
 /// The document of a situation at a table of `players`.
 pub fn document(players: u32, situation: &Situation) -> BidDocument {

@@ -147,6 +147,7 @@ pub enum Query {
 
 /// `V_d(S)` alone (`lookup value`, `GET /v1/murder-plan/value`).
 #[derive(Debug, Clone, Serialize)]
+#[serde(remote = "Self")]
 pub struct ValueDocument {
     /// Turns left.
     pub days_left: DaysLeft,
@@ -162,6 +163,7 @@ pub struct ValueDocument {
 
 /// One side's optimal mixed strategy (`lookup strategy`).
 #[derive(Debug, Clone, Serialize)]
+#[serde(remote = "Self")]
 pub struct StrategyDocument {
     /// Turns left.
     pub days_left: DaysLeft,
@@ -175,6 +177,7 @@ pub struct StrategyDocument {
 
 /// One sampled action (`lookup sample`).
 #[derive(Debug, Clone, Serialize)]
+#[serde(remote = "Self")]
 pub struct SampleDocument {
     /// The action drawn.
     pub action: Cards,
@@ -188,6 +191,7 @@ pub struct SampleDocument {
 
 /// The brain's choice in a post-card state (`lookup brain`).
 #[derive(Debug, Clone, Serialize)]
+#[serde(remote = "Self")]
 pub struct BrainDocument {
     /// Turns left when the turn is played.
     pub days_left: DaysLeft,
@@ -200,6 +204,7 @@ pub struct BrainDocument {
 /// One optimal win rate (`lookup win-rate`): from one start, or the
 /// average over the 16 starts (`brain` and `killer` null).
 #[derive(Debug, Clone, Serialize)]
+#[serde(remote = "Self")]
 pub struct WinRateDocument {
     /// The start's brain offset `[a, b]` (null: the average).
     pub brain: Option<[u8; 2]>,
@@ -240,10 +245,20 @@ pub struct HorizonWinRates {
 
 /// Every stored win rate (`lookup win-rates`).
 #[derive(Debug, Clone, Serialize)]
+#[serde(remote = "Self")]
 pub struct WinRatesDocument {
     /// Horizons 1 to 8.
     pub win_rates: Vec<HorizonWinRates>,
 }
+
+crate::sorted::sorted_keys!(
+    ValueDocument,
+    StrategyDocument,
+    SampleDocument,
+    BrainDocument,
+    WinRateDocument,
+    WinRatesDocument,
+);
 
 /// The answer of any Murder Plan query: one typed document per query,
 /// serialised as the document alone (`--json`, the HTTP body).
