@@ -16,6 +16,7 @@ pub mod growing_lp;
 pub mod lp;
 pub mod oracle;
 pub mod restricted;
+pub mod sparse;
 
 use std::fmt;
 use std::time::Duration;

@@ -145,7 +145,8 @@ pub fn solve(
 }
 
 /// Which LP back end solves the reduced games.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, clap::ValueEnum)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+#[cfg_attr(feature = "clap", derive(clap::ValueEnum))]
 pub enum LpBackend {
     /// HiGHS through the `highs` crate.
     Highs,
