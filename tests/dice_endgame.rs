@@ -289,6 +289,7 @@ fn build_endgames(
         lp: Default::default(),
         cache: cache.map(|c| c.join("games.bin")),
         endgame_frontier: false,
+        endgame_budget: None,
     };
     let mut writer = gametab_build::output::TableWriter::new(dir.path()).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()

@@ -13,6 +13,7 @@
 pub mod cache;
 pub mod certificate;
 pub mod growing_lp;
+pub mod job;
 pub mod lp;
 pub mod oracle;
 pub mod restricted;
@@ -169,8 +170,13 @@ pub struct SolvedEndgame {
     /// The value as a fraction, when one with a denominator up to
     /// [`MAX_DENOMINATOR`] lies within [`FRACTION_TOLERANCE`] of it.
     pub exact: Option<Fraction>,
-    /// The best-response certificate of the stored strategies.
+    /// The best-response certificate of the stored strategies
+    /// ([`certificate`]: every history, on the filled dense strategies).
     pub certificate: Certificate,
+    /// The sparse certificate of `entries` ([`sparse`]): both best
+    /// responses walked over the stored support alone, independently of
+    /// the dense walk (the two agree to rounding).
+    pub sparse: Certificate,
     /// How it was solved.
     pub method: Method,
     /// Size of the LP solved: the full LP's, or the final restricted LP's.
@@ -252,6 +258,7 @@ pub fn certify_oracle(game: Endgame, found: oracle::OracleSolution) -> Result<So
             cert.exploitability()
         );
     }
+    let sparse = sparse_certificate(game, &entries)?;
     let state = found.state;
     Ok(SolvedEndgame {
         game,
@@ -260,6 +267,7 @@ pub fn certify_oracle(game: Endgame, found: oracle::OracleSolution) -> Result<So
         value: state.value,
         exact: exact_value(state.value, &cert),
         certificate: cert,
+        sparse,
         method: Method::DoubleOracle,
         size: state.size,
         full_size: lp::full_size(game),
@@ -305,6 +313,7 @@ fn solve_full(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
         );
     }
     let exact = exact_value(first.value, &cert);
+    let sparse = sparse_certificate(game, &entries)?;
     Ok(SolvedEndgame {
         game,
         strategies,
@@ -312,6 +321,7 @@ fn solve_full(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
         value: first.value,
         exact,
         certificate: cert,
+        sparse,
         method: Method::FullLp,
         size: first.size,
         full_size: first.size,
@@ -319,6 +329,25 @@ fn solve_full(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
         built_in,
         solved_in,
     })
+}
+
+/// The sparse certificate of the stored `entries` ([`sparse::certify`]),
+/// required to certify.
+///
+/// # Errors
+/// A malformed entry, or an exploitability above [`MAX_EXPLOITABILITY`].
+pub fn sparse_certificate(
+    game: Endgame,
+    entries: &[Vec<cache::CachedEntry>; 2],
+) -> Result<Certificate> {
+    let cert = sparse::certify(game, entries)?.certificate;
+    if !cert.is_certified() {
+        bail!(
+            "{game}: the stored strategies do not certify on their support (exploitability {:e} > {MAX_EXPLOITABILITY:e})",
+            cert.exploitability()
+        );
+    }
+    Ok(cert)
 }
 
 /// The fraction within [`FRACTION_TOLERANCE`] of `value` and inside the

@@ -520,3 +520,85 @@ fn the_sparse_certificate_walks_only_the_support_of_a_large_game() {
     // The opening's 24 bids, and player 2's 23 replies after the lowest.
     assert!(found.visited < 200, "visited {}", found.visited);
 }
+
+/// The cache stores each game's sparse certificate beside its value, and
+/// a file of version 2 (before it) is still read: its games certify on
+/// restore all the same.
+#[test]
+fn the_cache_stores_the_sparse_certificate_and_reads_version_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = Endgame::new(2, 1, 3, true).unwrap();
+    let solved = solve(game, LpOptions::default()).unwrap();
+    let entry = cache::CachedGame::of(&solved);
+    assert_eq!(
+        entry.certificate,
+        (solved.sparse.upper, solved.sparse.lower)
+    );
+    assert!((solved.sparse.upper - solved.certificate.upper).abs() <= 1e-12);
+    assert!((solved.sparse.lower - solved.certificate.lower).abs() <= 1e-12);
+    // Version 2: the same game without the certificate field.
+    let v2 = (
+        "fp".to_owned(),
+        vec![(
+            entry.key,
+            entry.value,
+            entry.method.clone(),
+            entry.size,
+            entry.full_size,
+            entry.lps,
+            entry.strategies.clone(),
+        )],
+    );
+    let payload = bincode::encode_to_vec(&v2, bincode::config::standard()).unwrap();
+    let path = dir.path().join("v2.bin");
+    std::fs::write(&path, cache::frame(cache::MAGIC, 2, &payload)).unwrap();
+    let loaded = cache::load(&path, "fp").unwrap().unwrap();
+    assert!(loaded[0].certificate.0.is_nan());
+    let restored = loaded[0].restore().unwrap();
+    assert_eq!(restored.sparse, solved.sparse);
+    assert_eq!(restored.strategies, solved.strategies);
+    let sparse = loaded[0].restore_sparse().unwrap();
+    assert_eq!(sparse.certificate, solved.sparse);
+    assert_eq!(sparse.exact, solved.exact);
+}
+
+/// The double oracle resumed from the restricted game of a run cut off
+/// after its first round reaches the same value as a run from nothing,
+/// and the restricted game round-trips through its list.
+#[test]
+fn the_oracle_resumes_from_a_restricted_game() {
+    use oracle::{solve_double_oracle_from, OracleOutcome};
+    let game = Endgame::new(2, 1, 4, false).unwrap();
+    let past = std::time::Instant::now();
+    let (cut, restricted) =
+        solve_double_oracle_from(game, LpOptions::default(), Some(past), None).unwrap();
+    assert!(matches!(cut, OracleOutcome::OutOfTime(_)));
+    let list = restricted.included();
+    let again = restricted::RestrictedGame::from_included(game, &list).unwrap();
+    assert_eq!(again.included(), list);
+    assert_eq!(again.sequences(), restricted.sequences());
+    let (done, _) =
+        solve_double_oracle_from(game, LpOptions::default(), None, Some(again)).unwrap();
+    let OracleOutcome::Converged(found) = done else {
+        panic!("not converged")
+    };
+    let resumed = certify_oracle(game, found).unwrap();
+    assert_eq!(resumed.exact, Fraction::parse("345/1696"));
+    // A list naming an action of no game is refused.
+    assert!(restricted::RestrictedGame::from_included(game, &[(0, 0, 1)]).is_err());
+}
+
+/// The interior point method without crossover ends exactly: its last
+/// rounds are the simplex's, and the equilibrium certifies.
+#[test]
+fn the_interior_point_without_crossover_finishes_exactly() {
+    let game = Endgame::new(2, 1, 4, false).unwrap();
+    let options = LpOptions {
+        method: "ipm",
+        crossover: false,
+        ..LpOptions::default()
+    };
+    let s = solve_with(game, options, Method::DoubleOracle).unwrap();
+    assert_eq!(s.exact, Fraction::parse("345/1696"));
+    assert!(s.certificate.is_certified() && s.sparse.is_certified());
+}
