@@ -8,16 +8,19 @@
 //! The method per game ([`method_and_options`]) is the build's: the full
 //! LP for the small wild games, the double oracle with the dual simplex
 //! warm-started from the last basis for the default games and the
-//! four-dice games up to 16 bids, and with the interior point method for
-//! the four-dice games of 20 bids and more (five- and six-sided normal,
-//! six-sided wild), where the restricted LPs pass 10,000 rows. Measured by
-//! `cargo bench --bench endgame_methods` (`ENDGAME_METHODS_RUN`), one HiGHS
-//! thread, on the shared 2-core machine: on the four-sided four-dice games
-//! (12 and 16 bids) the warm simplex took 4 to 24 s, the interior point
-//! method with crossover 8 to 96 s and without it 9 to 51 s, so the
-//! simplex stays there; on 2v2 five-sided normal (20 bids) the simplex
-//! took over 25 minutes where the interior point method took 56 s
-//! (`cargo bench --bench endgame_frontier`).
+//! four-dice games up to 16 bids, and with the interior point method
+//! without crossover (finished by the simplex) for the four-dice games of
+//! 20 bids and more (five- and six-sided normal, six-sided wild), where
+//! the restricted LPs pass 7,000 rows. Measured by `cargo bench --bench
+//! endgame_methods` (`ENDGAME_METHODS_RUN`), one HiGHS thread, on the
+//! 2-core machine shared with other work: on the four-sided four-dice
+//! games (12 and 16 bids) the warm simplex took 4 to 24 s, the interior
+//! point method with crossover 8 to 96 s and without it 9 to 51 s, so the
+//! simplex stays there; on 1v3 and 3v1 five-sided normal (20 bids) the
+//! interior point method took 29 and 82 s with crossover, 10 and 58 s
+//! without it; on 2v2 five-sided normal the simplex took over 25 minutes
+//! where the interior point method took 56 s (`cargo bench --bench
+//! endgame_frontier`).
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -43,7 +46,7 @@ pub const IPM_MIN_BIDS: u32 = 20;
 /// The method and LP options the build (and a job) uses for `game`: the
 /// default games' as ever ([`method_for`], the dual simplex); four-dice
 /// games of [`IPM_MIN_BIDS`] bids or more by the double oracle with the
-/// interior point method (with crossover).
+/// interior point method without crossover, finished by the simplex.
 pub fn method_and_options(game: Endgame) -> (Method, LpOptions) {
     let method = method_for(game);
     let options = if method == Method::DoubleOracle
@@ -52,6 +55,7 @@ pub fn method_and_options(game: Endgame) -> (Method, LpOptions) {
     {
         LpOptions {
             method: "ipm",
+            crossover: false,
             ..LpOptions::default()
         }
     } else {
@@ -121,7 +125,7 @@ pub fn parse_duration(text: &str) -> Result<Duration> {
 /// The LP method of a job: the build's, or one named.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
 pub enum JobLp {
-    /// The build's choice for the game ([`method_and_options`]).
+    /// The build's choice for the game.
     Auto,
     /// The dual simplex, warm-started from the last basis.
     Simplex,
