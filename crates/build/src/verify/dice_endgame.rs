@@ -7,6 +7,7 @@
 //! tables are then rebuilt from the stored strategies and compared with the
 //! files cell by cell: every row, not a sample.
 
+use gametab_games::dice::endgame::Strategy;
 use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY, ENDGAME_VALUES};
 use gametab_lookup::dice::EndgameTables;
 use gametab_lookup::io::{Column, TableData};
@@ -96,12 +97,15 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
                 let cert = certificate::certify(&one, &two);
                 // The sparse certificate of the same rows: every stored
                 // (hand, history, action, probability), nothing else.
-                let rows = [&one, &two].map(|s| {
-                    s.positive()
-                        .map(|(i, h, a, p)| cache::entry_of(i, h, a, p))
-                        .collect()
-                });
-                let sparse = sparse::certify(stored.game, &rows).map(|s| s.certificate);
+                let rows = |s: &Strategy| {
+                    sparse::SparseStrategy::from_grouped(
+                        stored.game,
+                        s.player(),
+                        s.positive().map(|(i, h, a, p)| cache::entry_of(i, h, a, p)),
+                    )
+                };
+                let sparse =
+                    rows(&one).and_then(|a| Ok(sparse::certify_pair(&a, &rows(&two)?).certificate));
                 (one, two, cert, sparse.map_err(|e| format!("{e:#}")))
             })
         })

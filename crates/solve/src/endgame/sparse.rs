@@ -79,67 +79,104 @@ impl SparseStrategy {
     /// entry given twice, or an information set whose given probabilities
     /// do not sum to 1 within [`SUM_TOLERANCE`].
     pub fn new(game: Endgame, player: Player, entries: &[CachedEntry]) -> Result<SparseStrategy> {
+        let mut sorted: Vec<CachedEntry> = entries.to_vec();
+        sorted.sort_by_key(|e| (e.0, e.1, e.2));
+        SparseStrategy::from_grouped(game, player, sorted)
+    }
+
+    /// [`SparseStrategy::new`] from entries that come grouped by (hand,
+    /// history), each group's actions rising (as the cache stores them and
+    /// [`gametab_games::dice::endgame::Strategy::positive`] yields them),
+    /// without a copy of them.
+    ///
+    /// # Errors
+    /// As [`SparseStrategy::new`]; an information set whose entries are
+    /// not together is an entry given twice.
+    pub fn from_grouped(
+        game: Endgame,
+        player: Player,
+        entries: impl IntoIterator<Item = CachedEntry>,
+    ) -> Result<SparseStrategy> {
         let hands = game.hands(player).len();
         ensure!(hands <= 128, "{game}: more than 128 hands per player");
-        let mut sorted: Vec<CachedEntry> = entries.to_vec();
-        sorted.sort_by_key(|e| (e.1, e.0, e.2));
         let mut nodes: HashMap<u32, SparseNode> = HashMap::new();
-        let mut k = 0;
-        while k < sorted.len() {
-            let (hand, h, _, _) = sorted[k];
+        let mut count = 0;
+        // The information set being read: (hand, history), the sum so far
+        // and the last action code.
+        let mut open: Option<((u8, u32), f64, u8)> = None;
+        let close = |open: Option<((u8, u32), f64, u8)>| -> Result<()> {
+            if let Some(((hand, h), sum, _)) = open {
+                ensure!(
+                    (sum - 1.0).abs() <= SUM_TOLERANCE,
+                    "{game}: player {}'s probabilities at ({hand}, {h}) sum to {sum}",
+                    player.number()
+                );
+            }
+            Ok(())
+        };
+        for (hand, h, code, p) in entries {
+            count += 1;
             let history = History(h);
-            ensure!(
-                usize::from(hand) < hands
-                    && (h as usize) < game.history_count()
-                    && game.to_move(history) == player,
-                "{game}: entry ({hand}, {h}) is not an information set of player {}",
-                player.number()
-            );
-            let node = nodes.entry(h).or_default();
-            let mut sum = 0.0;
-            let mut last = None;
-            while k < sorted.len() && sorted[k].0 == hand && sorted[k].1 == h {
-                let (_, _, code, p) = sorted[k];
-                let action = match code {
-                    0 => Action::Call,
-                    b => Action::Bid(b - 1),
-                };
+            let action = match code {
+                0 => Action::Call,
+                b => Action::Bid(b - 1),
+            };
+            let same = open.is_some_and(|(key, _, _)| key == (hand, h));
+            if same {
+                let (_, _, last) = open.expect("open");
                 ensure!(
-                    game.is_legal(history, action),
-                    "{game}: action {action:?} is not legal after history {h}"
+                    code > last,
+                    "{game}: action {action:?} given twice or out of order at ({hand}, {h})"
                 );
+            } else {
+                close(open)?;
                 ensure!(
-                    last != Some(code),
-                    "{game}: action {action:?} given twice at ({hand}, {h})"
+                    usize::from(hand) < hands
+                        && (h as usize) < game.history_count()
+                        && game.to_move(history) == player,
+                    "{game}: entry ({hand}, {h}) is not an information set of player {}",
+                    player.number()
                 );
+                let node = nodes.entry(h).or_default();
                 ensure!(
-                    p.is_finite() && (0.0..=1.0).contains(&p),
-                    "{game}: probability {p} at ({hand}, {h})"
+                    node.given >> hand & 1 == 0,
+                    "{game}: the information set ({hand}, {h}) given twice"
                 );
-                last = Some(code);
-                sum += p;
-                if p > 0.0 {
-                    node.entries.push((action, hand, p));
-                }
-                k += 1;
+                node.given |= 1u128 << hand;
+                open = Some(((hand, h), 0.0, code));
             }
             ensure!(
-                (sum - 1.0).abs() <= SUM_TOLERANCE,
-                "{game}: player {}'s probabilities at ({hand}, {h}) sum to {sum}",
-                player.number()
+                game.is_legal(history, action),
+                "{game}: action {action:?} is not legal after history {h}"
             );
-            node.given |= 1u128 << hand;
+            ensure!(
+                p.is_finite() && (0.0..=1.0).contains(&p),
+                "{game}: probability {p} at ({hand}, {h})"
+            );
+            if let Some((_, sum, last)) = open.as_mut() {
+                *sum += p;
+                *last = code;
+            }
+            if p > 0.0 {
+                nodes
+                    .get_mut(&h)
+                    .expect("opened above")
+                    .entries
+                    .push((action, hand, p));
+            }
         }
+        close(open)?;
         for node in nodes.values_mut() {
             node.entries
                 .sort_by_key(|&(action, hand, _)| (rank(action), hand));
+            node.entries.shrink_to_fit();
         }
         Ok(SparseStrategy {
             game,
             player,
             hands,
             nodes,
-            entries: sorted.len(),
+            entries: count,
         })
     }
 

@@ -492,6 +492,11 @@ fn the_sparse_certificate_refuses_malformed_strategies() {
     assert!(damaged(&|l| l.push((0, 0b010, 1, 1.0))).is_err());
     // A hand outside the game.
     assert!(damaged(&|l| l.push((9, 1, 0, 1.0))).is_err());
+    // Grouped entries whose information set is split apart: refused.
+    let split = [(0, 1, 0, 0.5), (1, 1, 0, 1.0), (0, 1, 1, 0.5)];
+    assert!(sparse::SparseStrategy::from_grouped(game, Player::Two, split).is_err());
+    let together = [(0, 1, 0, 0.5), (0, 1, 2, 0.5), (1, 1, 0, 1.0)];
+    assert!(sparse::SparseStrategy::from_grouped(game, Player::Two, together).is_ok());
     // A negative probability, balanced so the sum stays 1.
     assert!(damaged(&|l| {
         let (hand, h) = (l[0].0, l[0].1);

@@ -70,23 +70,20 @@ fn frontier_game(
     budget: Option<Duration>,
 ) -> Result<(Outcome, String)> {
     let (method, options) = job::method_and_options(game);
-    let (state, line) = match dir {
+    let (state, line, hit) = match dir {
         Some(dir) => {
             let report = job::solve_job(game, dir, method, options, budget)?;
-            (report.state, report.line)
+            (report.state, report.line, report.found)
         }
         None => {
             let began = Instant::now();
             let state = gametab_solve::endgame::job::run(game, method, options, budget, None)?;
             let line = job::describe(game, &state, began.elapsed().as_secs_f64());
-            (state, line)
+            (state, line, false)
         }
     };
     match state {
-        JobState::Solved(cached) => {
-            let hit = line.contains("already in");
-            Ok((Outcome::Solved(Box::new(cached.restore()?), hit), line))
-        }
+        JobState::Solved(cached) => Ok((Outcome::Solved(Box::new(cached.restore()?), hit), line)),
         JobState::Partial(_) => Ok((Outcome::Partial, line)),
     }
 }

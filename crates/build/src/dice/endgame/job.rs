@@ -181,6 +181,9 @@ pub fn game_of(dice: &str, sides: u8, wild: bool) -> Result<Endgame> {
 pub struct JobReport {
     /// The state written.
     pub state: JobState,
+    /// Whether the job file already held the solved game (certified
+    /// again, nothing solved).
+    pub found: bool,
     /// A line for the log.
     pub line: String,
 }
@@ -264,6 +267,7 @@ pub fn solve_job(
                     let line = describe(game, &file.state, 0.0);
                     return Ok(JobReport {
                         state: file.state.clone(),
+                        found: true,
                         line: format!("{line} (already in {}, certified again)", path.display()),
                     });
                 }
@@ -285,6 +289,7 @@ pub fn solve_job(
     let line = describe(game, &file.state, start.elapsed().as_secs_f64());
     Ok(JobReport {
         state: file.state,
+        found: false,
         line: format!("{line}{resumed}{warning}; {}", path.display()),
     })
 }
