@@ -1,9 +1,13 @@
 //! The exact equilibrium of the two-player Liar's Dice endgame
 //! (`docs/liars-dice.md`): one sequence-form LP per game
-//! solved by HiGHS ([`lp`]), behaviour strategies recovered from both
-//! realisation plans, an independent best-response certificate
-//! ([`certificate`]) that every stored game passes at <= 1e-9, and the value
-//! recovered as a fraction.
+//! solved by HiGHS ([`lp`]) or grown by the double oracle ([`oracle`]),
+//! behaviour strategies recovered from both realisation plans, two
+//! independent best-response certificates that every stored game passes at
+//! <= 1e-9 (the every-history walk of [`certificate`] on the filled dense
+//! strategies, and the walk of [`sparse`] over the stored entries alone,
+//! which also certifies games too large for dense strategies), and the
+//! value recovered as a fraction. [`job`] solves one game as a job of its
+//! own, resumable from the restricted game a budget cut off.
 //!
 //! The rules and strategies are the games crate's
 //! ([`gametab_games::dice::endgame`]); [`cache`] keeps solved games
