@@ -22,7 +22,8 @@
 //! endgame_frontier`); on 3v1 five-sided wild (16 bids), run side by side
 //! for 10 minutes, the simplex reached 56 rounds and a bracket 0.11 wide,
 //! the interior point method without crossover 79 rounds and a bracket
-//! 0.0076 wide.
+//! 0.0076 wide; on 2v2 five-sided wild 40 rounds and 0.33 against 65
+//! rounds and 0.093.
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
