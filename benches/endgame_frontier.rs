@@ -18,8 +18,9 @@
 //! tightest bounds of any round are printed beside them when they differ).
 //! Unset, every game runs until it is solved.
 //!
-//! `ENDGAME_FRONTIER_LP=ipm` (frontier only; `simplex`, the default, is
-//! the build's) solves each round's restricted LP by HiGHS's interior
+//! `ENDGAME_FRONTIER_LP=ipm` (`simplex`, the default, is the build's up to
+//! 16 bids; `gametab dice endgame solve` and `--endgame-frontier` take the
+//! interior point method without crossover from 20 bids on) solves each round's restricted LP by HiGHS's interior
 //! point method with crossover instead of the dual simplex from the last
 //! basis. Profiled on 2v2 with five sides, wild (`perf`, 300 s): HiGHS
 //! takes 99.9 % of the time, almost all of it in the simplex's basis
@@ -38,8 +39,9 @@
 //! ([`fits`]) is then certified as the build certifies it: the
 //! best-response fill and the independent certificate over every history
 //! ("solved and certified"). A larger one (24 bids, or 20 bids with many
-//! hands) keeps the double oracle's own bounds, best responses on the full
-//! game computed by its pruned walk ([`solve_double_oracle`]); it could not
+//! hands) is certified by the sparse certificate of its stored entries
+//! (`gametab_solve::endgame::sparse`: both best responses walked over what
+//! the stored strategies reach, independently of the oracle); it could not
 //! be tabulated. A value is printed as a fraction only when the fraction
 //! lies inside the bracket ([`value_text`]), else as a float.
 //!
@@ -65,8 +67,8 @@ use gametab_build::dice::endgame::build::fits;
 use gametab_games::dice::endgame::{Endgame, Player};
 use gametab_solve::endgame::oracle::{solve_double_oracle, OracleOutcome, OracleState};
 use gametab_solve::endgame::{
-    certify_oracle, exact_value, lp, method_for, solve, Certificate, Fraction, LpOptions, LpSize,
-    Method, FRACTION_TOLERANCE, MAX_DENOMINATOR, MAX_EXPLOITABILITY,
+    cache, certify_oracle, exact_value, lp, method_for, solve, sparse, Certificate, Fraction,
+    LpOptions, LpSize, Method, FRACTION_TOLERANCE, MAX_DENOMINATOR, MAX_EXPLOITABILITY,
 };
 
 #[path = "endgame_common/mod.rs"]
@@ -228,12 +230,16 @@ fn solve_row(game: Endgame, budget: Option<f64>) -> Result<Row> {
             note: times,
         });
     }
-    let bounds = Certificate {
-        upper: state.bounds[0],
-        lower: state.bounds[1],
-    };
+    // Too large for the dense strategies: the sparse certificate of the
+    // stored entries, independent of the oracle's own walk.
+    let entries = found.entries.map(|list| {
+        list.into_iter()
+            .map(|(i, h, a, p)| cache::entry_of(i, h, a, p))
+            .collect()
+    });
+    let bounds = sparse::certify(game, &entries)?.certificate;
     Ok(Row {
-        how: "solved by the double oracle alone (too large to tabulate)".into(),
+        how: "solved and certified on its support (too large to tabulate)".into(),
         rounds: state.rounds,
         size: state.size,
         sequences: Some(state.sequences),

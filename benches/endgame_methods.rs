@@ -9,13 +9,19 @@
 //!
 //! `cargo bench --bench endgame_methods` (a plain program, not criterion:
 //! each point is one solve of milliseconds to minutes). `ENDGAME_METHODS`
-//! may name the games, e.g. `2,1,5,normal;1,2,6,wild`.
+//! may name the games, e.g. `2,1,5,normal;1,2,6,wild`, and
+//! `ENDGAME_METHODS_RUN` the methods, comma-separated (`full_lp`,
+//! `double_oracle`, `double_oracle_cold`, `double_oracle_ipm`,
+//! `double_oracle_ipm_nox`; default the first two, the full LP only up to
+//! 2v1 with five sides).
 
 use std::process::Command;
 use std::time::Instant;
 
 use gametab_build::dice::endgame::build::default_games;
 use gametab_games::dice::endgame::Endgame;
+use gametab_solve::endgame::cache::fits;
+use gametab_solve::endgame::job::{self, JobState};
 use gametab_solve::endgame::{solve_with, LpOptions, Method};
 
 #[path = "endgame_common/mod.rs"]
@@ -24,9 +30,26 @@ use endgame_common::{game_text, parse_game, peak_mib};
 
 /// Solve one game by one method in this process and print its line
 /// (`double_oracle_cold`: the double oracle solving each round's LP afresh
-/// instead of from the last basis).
+/// instead of from the last basis; `double_oracle_ipm`: each round's LP by
+/// HiGHS's interior point method with crossover; `double_oracle_ipm_nox`:
+/// without crossover, finished by the simplex).
 fn child(game: Endgame, name: &str) {
     let (method, options) = match name {
+        "double_oracle_ipm" => (
+            Method::DoubleOracle,
+            LpOptions {
+                method: "ipm",
+                ..LpOptions::default()
+            },
+        ),
+        "double_oracle_ipm_nox" => (
+            Method::DoubleOracle,
+            LpOptions {
+                method: "ipm",
+                crossover: false,
+                ..LpOptions::default()
+            },
+        ),
         "double_oracle_cold" => (
             Method::DoubleOracle,
             LpOptions {
@@ -40,6 +63,33 @@ fn child(game: Endgame, name: &str) {
         ),
     };
     let start = Instant::now();
+    if !fits(game) {
+        // Too large for the dense strategies: solved as a job and certified
+        // by the sparse certificate alone.
+        match job::run(game, method, options, None, None) {
+            Ok(JobState::Solved(g)) => match g.restore_sparse() {
+                Ok(s) => println!(
+                    "{game} | {name} | {} | {} x {} | {} | {} x {} | {} | {:.2} | {:.1e} (sparse) | {} | {:.0}",
+                    s.lps,
+                    s.size.rows,
+                    s.size.columns,
+                    s.size.nonzeros,
+                    s.full_size.rows,
+                    s.full_size.columns,
+                    s.full_size.nonzeros,
+                    start.elapsed().as_secs_f64(),
+                    s.certificate.exploitability(),
+                    s.exact
+                        .map_or_else(|| format!("{:.16}", s.value), |f| f.to_string()),
+                    peak_mib()
+                ),
+                Err(e) => println!("{game} | {name} | failed: {e:#}"),
+            },
+            Ok(JobState::Partial(_)) => println!("{game} | {name} | not solved"),
+            Err(e) => println!("{game} | {name} | failed: {e:#}"),
+        }
+        return;
+    }
     match solve_with(game, options, method) {
         Ok(s) => println!(
             "{game} | {name} | {} | {} x {} | {} | {} x {} | {} | {:.2} | {:.1e} | {} | {:.0}",
@@ -75,20 +125,23 @@ fn main() {
     let exe = std::env::current_exe().expect("this program");
     for game in games {
         let full_lp = game.total_dice() <= 2 || game.sides() <= 5;
-        let methods = if full_lp {
-            vec![Method::FullLp, Method::DoubleOracle]
-        } else {
-            vec![Method::DoubleOracle]
+        let methods: Vec<String> = match std::env::var("ENDGAME_METHODS_RUN") {
+            Ok(list) => list.split(',').map(|m| m.trim().to_owned()).collect(),
+            Err(_) if full_lp => vec![
+                Method::FullLp.name().into(),
+                Method::DoubleOracle.name().into(),
+            ],
+            Err(_) => vec![Method::DoubleOracle.name().into()],
         };
         for method in methods {
             let status = Command::new(&exe)
                 .env(
                     "ENDGAME_METHODS_CHILD",
-                    format!("{};{}", game_text(game), method.name()),
+                    format!("{};{method}", game_text(game)),
                 )
                 .status();
             if !status.is_ok_and(|s| s.success()) {
-                println!("{game} | {} | the solve's process failed", method.name());
+                println!("{game} | {method} | the solve's process failed");
             }
         }
     }

@@ -99,10 +99,17 @@ struct BuildArgs {
     no_cache: bool,
     /// Also solve the larger Liar's Dice endgames: 2v2, 3v1 and 1v3 with 2
     /// to 6 sides under both rules, as far as their strategies fit the
-    /// tables (`cargo bench --bench endgame_frontier` reports each game's
-    /// time; the four-sided ones take seconds).
+    /// tables, each a job of its own with its file in the cache's
+    /// dice_endgame/ directory (`gametab dice endgame solve` runs one; the
+    /// build merges every job file it finds, certified again).
     #[arg(long)]
     endgame_frontier: bool,
+    /// With --endgame-frontier: the time each frontier game may take (90s,
+    /// 10m, 2h). A game cut off keeps its restricted game in its job file
+    /// and the next build resumes from it; it stays out of the tables until
+    /// solved. No limit by default.
+    #[arg(long, requires = "endgame_frontier", value_parser = gametab_build::dice::endgame::job::parse_duration)]
+    budget: Option<std::time::Duration>,
 }
 
 fn run_build(args: BuildArgs, out: &mut impl Write) -> Result<()> {
@@ -118,6 +125,7 @@ fn run_build(args: BuildArgs, out: &mut impl Write) -> Result<()> {
         lp: args.lp,
         cache: (!args.no_cache).then_some(args.cache),
         endgame_frontier: args.endgame_frontier,
+        endgame_budget: args.budget,
     };
     let start = Instant::now();
     let reports = pipeline::build(&options)?;

@@ -289,6 +289,7 @@ fn build_endgames(
         lp: Default::default(),
         cache: cache.map(|c| c.join("games.bin")),
         endgame_frontier: false,
+        endgame_budget: None,
     };
     let mut writer = gametab_build::output::TableWriter::new(dir.path()).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -414,4 +415,98 @@ fn a_strategy_table_grouped_otherwise_gives_the_same_answers() {
             "{game}"
         );
     }
+}
+
+/// A frontier game as a job of its own: a job cut off by its budget keeps
+/// its restricted game and leaves the game out of the tables; the build
+/// resumes it and tabulates it; a build finding the solved job file takes
+/// it (certified again) and writes the same bytes as a build that solved
+/// it without any cache; and a solved job file of a game the build does
+/// not list is reported, certified by the sparse certificate.
+#[test]
+fn frontier_games_are_jobs_the_build_merges() {
+    use gametab_build::dice::endgame::job;
+    let frontier = Endgame::new(2, 2, 2, false).unwrap();
+    let default = Endgame::new(1, 1, 3, false).unwrap();
+    let cache = tempfile::tempdir().unwrap();
+    let dir = cache.path().join("dice_endgame");
+    let (method, options) = job::method_and_options(frontier);
+    let cut = job::solve_job(
+        frontier,
+        &dir,
+        method,
+        options,
+        Some(std::time::Duration::ZERO),
+    )
+    .unwrap();
+    assert!(cut.line.contains("NOT solved yet"), "{}", cut.line);
+    let build = |cache: Option<&std::path::Path>, budget| {
+        let out = tempfile::tempdir().unwrap();
+        let options = gametab_build::options::BuildOptions {
+            out: out.path().to_path_buf(),
+            threads: 1,
+            progress: gametab_build::progress::Progress::hidden(),
+            lp: Default::default(),
+            cache: cache.map(|c| c.join("games.bin")),
+            endgame_frontier: true,
+            endgame_budget: budget,
+        };
+        let mut writer = gametab_build::output::TableWriter::new(out.path()).unwrap();
+        let lines =
+            gametab_build::dice::endgame::build::build(&[default, frontier], &options, &mut writer)
+                .unwrap();
+        let values = std::fs::read(out.path().join("dice_endgame_values.parquet")).unwrap();
+        let strategy = std::fs::read(out.path().join("dice_endgame_strategy.parquet")).unwrap();
+        (lines, values, strategy)
+    };
+    // A budget of nothing: one more round, still cut off, not tabulated.
+    let (lines, ..) = build(Some(cache.path()), Some(std::time::Duration::ZERO));
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("NOT solved yet") && l.contains("resumed")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("1 games") && l.contains("1 cut off")),
+        "{lines:?}"
+    );
+    // No budget: resumed and solved.
+    let (lines, ..) = build(Some(cache.path()), None);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("2v2 2-sided normal: solved") && l.contains("resumed")),
+        "{lines:?}"
+    );
+    let (lines, values, strategy) = build(Some(cache.path()), None);
+    assert!(lines.iter().any(|l| l.contains("already in")), "{lines:?}");
+    // Taken from the job file: the same bytes as the build that solved it.
+    let (_, again_values, again_strategy) = build(Some(cache.path()), None);
+    assert_eq!((values, strategy), (again_values, again_strategy));
+    // The resumed oracle may stop at another equilibrium than a fresh
+    // solve: both are certified, and the value is the same.
+    let file = gametab_solve::endgame::job::load(&dir.join("2v2-2-normal.bin"))
+        .unwrap()
+        .unwrap();
+    let gametab_solve::endgame::job::JobState::Solved(solved) = file.state else {
+        panic!("not solved")
+    };
+    let fresh = gametab_solve::endgame::solve(frontier, Default::default()).unwrap();
+    assert!((solved.value - fresh.value).abs() < 1e-12);
+    assert_eq!(solved.restore().unwrap().exact, fresh.exact);
+    // Another game's solved job file: reported, certified on its support.
+    let other = Endgame::new(1, 3, 2, false).unwrap();
+    let (method, options) = job::method_and_options(other);
+    job::solve_job(other, &dir, method, options, None).unwrap();
+    let (lines, ..) = build(Some(cache.path()), None);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("1v3 2-sided normal: solved job")
+                && l.contains("certified again on its support")),
+        "{lines:?}"
+    );
 }

@@ -306,6 +306,7 @@ fn every_game() -> (BTreeMap<String, Bytes>, usize) {
                 lp: LpBackend::Native,
                 cache: None,
                 endgame_frontier: false,
+                endgame_budget: None,
             };
             gametab_build::werewolf::build_tables(&options, &mut writer).unwrap();
             let endgames = [

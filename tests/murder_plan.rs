@@ -168,6 +168,7 @@ fn build_with(threads: usize, cache: Option<&Path>) -> (Vec<(String, Vec<u8>)>, 
         lp: LpBackend::Native,
         cache: cache.map(Path::to_path_buf),
         endgame_frontier: false,
+        endgame_budget: None,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

@@ -330,6 +330,7 @@ fn build(threads: usize) -> (tempfile::TempDir, Vec<u8>) {
         lp: Default::default(),
         cache: None,
         endgame_frontier: false,
+        endgame_budget: None,
     };
     let mut writer = TableWriter::new(dir.path()).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()

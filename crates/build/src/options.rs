@@ -23,4 +23,9 @@ pub struct BuildOptions {
     /// Also solve the larger Liar's Dice endgames
     /// ([`crate::dice::endgame::build::frontier_games`]).
     pub endgame_frontier: bool,
+    /// Time each frontier endgame may take in this build (the double
+    /// oracle stops after the round in which it passes and the game's job
+    /// file keeps its restricted game for the next build); `None`: no
+    /// limit.
+    pub endgame_budget: Option<std::time::Duration>,
 }

@@ -49,13 +49,14 @@ pub fn fits(game: Endgame) -> bool {
 }
 
 /// Why a table set may lack `game`, for an error message: the default
-/// build solves it, `--endgame-frontier` does, or no build does.
+/// build solves it, `--endgame-frontier` does, or no table can hold it
+/// (a job solves it into the cache alone).
 pub fn where_solved(game: Endgame) -> &'static str {
     if default_games().contains(&game) {
         "the default build solves it; rebuild the tables"
     } else if frontier_games().contains(&game) {
         "`gametab build --endgame-frontier` solves it"
     } else {
-        "no build solves it: its LP is beyond the frontier (see `gametab build --help`)"
+        "no table holds it: its strategies are beyond the frontier the tables hold (`gametab dice endgame solve` solves and certifies it into the cache)"
     }
 }

@@ -47,17 +47,31 @@ pub const GAME: GameBuild = GameBuild {
                 "Example (4 players, the bid is five fives, I hold 1 5 5 2 3):\n  \
                  gametab dice --players 4 --bid 5x5 --mine 1,5,5,2,3",
             )
-            .subcommand(command_of::<gametab_answers::dice::endgame::EndgameArgs>(
-                "endgame",
-                "The exact equilibrium of a two-player endgame: value, my moves, the opponent's hand",
-                "Example (I hold 2 dice, showing 3 and 5; the opponent 1; bids so far 1x5 then 1x6):\n  \
-                 gametab dice endgame --dice 2,1 --hand 3,5 --history 1x5,1x6",
-            ))
+            .subcommand(
+                command_of::<gametab_answers::dice::endgame::EndgameArgs>(
+                    "endgame",
+                    "The exact equilibrium of a two-player endgame: value, my moves, the opponent's hand",
+                    "Example (I hold 2 dice, showing 3 and 5; the opponent 1; bids so far 1x5 then 1x6):\n  \
+                     gametab dice endgame --dice 2,1 --hand 3,5 --history 1x5,1x6",
+                )
+                .subcommand(command_of::<endgame::job::SolveArgs>(
+                    "solve",
+                    "Solve one endgame into its job file in the cache (resuming a game a budget cut off); `gametab build` merges the job files",
+                    "Examples (one line per game, for any batch engine):\n  \
+                     gametab dice endgame solve --dice 2,2 --sides 5 --wild --budget 10m\n  \
+                     gametab dice endgame solve --dice 3,1 --sides 6 --cache /shared/cache",
+                ))
+                .subcommand_negates_reqs(true)
+                .args_conflicts_with_subcommands(true),
+            )
             .subcommand_negates_reqs(true)
             .args_conflicts_with_subcommands(true)
         },
         run: |m, out| match m.subcommand() {
-            Some(("endgame", sub)) => Ok(gametab_answers::dice::endgame::run(parse(sub)?, out)?),
+            Some(("endgame", sub)) => match sub.subcommand() {
+                Some(("solve", job)) => endgame::job::run(parse(job)?, out),
+                _ => Ok(gametab_answers::dice::endgame::run(parse(sub)?, out)?),
+            },
             _ => Ok(gametab_answers::dice::bid::run(parse(m)?, &mut { out })?),
         },
     }],

@@ -1,11 +1,13 @@
 //! Liar's Dice endgame checks of `gametab verify`: the values and strategy
 //! tables are loaded by the lookup crate's loader (key order, legal actions,
 //! every information set summing to 1), the best-response certificate is
-//! run again on the stored strategies of every game (exploitability at most
-//! [`MAX_EXPLOITABILITY`], the exact value inside its bracket), and all three
+//! run again on the stored strategies of every game, both the
+//! every-history walk and the sparse walk over the stored rows alone (each
+//! at most [`MAX_EXPLOITABILITY`], the exact value inside its bracket), and all three
 //! tables are then rebuilt from the stored strategies and compared with the
 //! files cell by cell: every row, not a sample.
 
+use gametab_games::dice::endgame::Strategy;
 use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY, ENDGAME_VALUES};
 use gametab_lookup::dice::EndgameTables;
 use gametab_lookup::io::{Column, TableData};
@@ -16,7 +18,7 @@ use super::report::{key_text, TableCheck};
 use crate::dice::endgame::rows;
 use gametab_solve::endgame::lp::full_size;
 use gametab_solve::endgame::{
-    certificate, exact_value, LpSize, Method, SolvedEndgame, MAX_EXPLOITABILITY,
+    cache, certificate, exact_value, sparse, LpSize, Method, SolvedEndgame, MAX_EXPLOITABILITY,
 };
 
 /// Largest difference accepted between a stored float and the rebuilt one.
@@ -93,27 +95,44 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
         .map(|stored| {
             stored.strategies().map(|[one, two]| {
                 let cert = certificate::certify(&one, &two);
-                (one, two, cert)
+                // The sparse certificate of the same rows: every stored
+                // (hand, history, action, probability), nothing else.
+                let rows = |s: &Strategy| {
+                    sparse::SparseStrategy::from_grouped(
+                        stored.game,
+                        s.player(),
+                        s.positive().map(|(i, h, a, p)| cache::entry_of(i, h, a, p)),
+                    )
+                };
+                let sparse =
+                    rows(&one).and_then(|a| Ok(sparse::certify_pair(&a, &rows(&two)?).certificate));
+                (one, two, cert, sparse.map_err(|e| format!("{e:#}")))
             })
         })
         .collect();
     let mut games = Vec::new();
     for (stored, certified) in stored.into_iter().zip(certified) {
-        let (one, two, cert) = match certified {
-            Ok(certified) => certified,
+        let (one, two, cert, sparse) = match certified {
+            Ok((one, two, cert, Ok(sparse))) => (one, two, cert, sparse),
+            Ok((_, _, _, Err(e))) => {
+                checks[1].file_mismatch("file", "rows the sparse certificate accepts", e);
+                return checks.into();
+            }
             Err(e) => {
                 checks[1].file_mismatch("file", "tables the lookup loader accepts", e);
                 return checks.into();
             }
         };
-        let gap = cert.exploitability();
-        checks[0].max_error = checks[0].max_error.max(gap);
-        if !cert.is_certified() {
-            checks[0].file_mismatch(
-                "exploitability",
-                format!("{} at most {MAX_EXPLOITABILITY:e}", stored.game),
-                gap,
-            );
+        for cert in [cert, sparse] {
+            let gap = cert.exploitability();
+            checks[0].max_error = checks[0].max_error.max(gap);
+            if !cert.is_certified() {
+                checks[0].file_mismatch(
+                    "exploitability",
+                    format!("{} at most {MAX_EXPLOITABILITY:e}", stored.game),
+                    gap,
+                );
+            }
         }
         let size = |s: [i64; 3]| LpSize {
             rows: s[0].max(0) as u64,
@@ -138,6 +157,7 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
             value: stored.value,
             exact: exact_value(stored.value, &cert),
             certificate: cert,
+            sparse,
             method,
             size: size(stored.lp_size),
             full_size: size(stored.full_lp_size),
@@ -162,7 +182,7 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
         }
     }
     checks[0].notes.push(format!(
-        "best responses recomputed on the stored strategies: exploitability at most {MAX_EXPLOITABILITY:e}, the exact value within {FLOAT_TOLERANCE:e} and inside the bracket"
+        "best responses recomputed on the stored strategies (every history, and the stored rows alone): exploitability at most {MAX_EXPLOITABILITY:e}, the exact value within {FLOAT_TOLERANCE:e} and inside the bracket"
     ));
     for check in &mut checks {
         check.notes.push(format!(

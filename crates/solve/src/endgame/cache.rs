@@ -4,7 +4,7 @@
 //! is unreadable, corrupt, of another version or for another solver is
 //! ignored with a warning.
 //!
-//! # File format (version 2)
+//! # File format (version 3; version 2 is still read)
 //!
 //! | bytes | field                                                       |
 //! |-------|-------------------------------------------------------------|
@@ -15,7 +15,9 @@
 //! | 32    | BLAKE2b-256 of every byte before it                         |
 //!
 //! The payload holds the fingerprint (generator version and LP options) and
-//! the games in key order, each with its value, method, sizes and both
+//! the games in key order, each with its value, method, sizes, its sparse
+//! certificate ([`super::sparse`]: player 1's two best-response values,
+//! recomputed on restore, never trusted; version 3 added it) and both
 //! strategies as the solver gave them, before the best-response fill: the
 //! `(hand, history bits, action, probability)` entries of positive
 //! probability (action 0 is the call, `b + 1` the bid `b`) at the
@@ -27,6 +29,10 @@
 //! support, not the millions of filled information sets of the larger
 //! games, and a restored game is bit for bit the solved one. Floats are
 //! their 8 IEEE-754 bytes.
+//!
+//! The same framing (magic, version, length, payload, checksum:
+//! [`frame`], [`unframe`]) holds one game's job file
+//! ([`super::job`]).
 
 use std::fs;
 use std::path::Path;
@@ -41,13 +47,13 @@ use gametab_games::dice::endgame::{
 };
 
 use super::certificate::{self, Certificate};
-use super::{exact_value, LpSize, Method, SolvedEndgame};
+use super::{exact_value, Fraction, LpSize, Method, SolvedEndgame};
 
 /// The first bytes of the file.
 pub const MAGIC: &[u8; 8] = b"GAMETABE";
 
 /// Version of the layout; files of another version are ignored.
-pub const FORMAT_VERSION: u32 = 2;
+pub const FORMAT_VERSION: u32 = 3;
 
 /// Largest file read (a cache of every game is a few MB).
 const MAX_FILE_BYTES: u64 = 1 << 32;
@@ -76,6 +82,29 @@ pub struct CachedGame {
     pub lps: u32,
     /// Each player's entries of positive probability, before the fill.
     pub strategies: [Vec<CachedEntry>; 2],
+    /// The sparse certificate when it was stored: player 1's best-response
+    /// value against player 2's strategy, and player 1's payoff against
+    /// player 2's best response (recomputed on restore).
+    pub certificate: (f64, f64),
+}
+
+/// A cached game of version 2 (no certificate).
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+struct CachedGameV2 {
+    key: (u8, u8, u8, bool),
+    value: f64,
+    method: String,
+    size: (u64, u64, u64),
+    full_size: (u64, u64, u64),
+    lps: u32,
+    strategies: [Vec<CachedEntry>; 2],
+}
+
+/// The payload of version 2.
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+struct CacheFileV2 {
+    fingerprint: String,
+    games: Vec<CachedGameV2>,
 }
 
 /// The payload.
@@ -198,6 +227,40 @@ pub fn strategies_before_fill(
     Ok(strategies)
 }
 
+/// A stored game certified by the sparse certificate alone: what a game
+/// too large for the dense strategies ([`fits`]) is restored to.
+#[derive(Debug, Clone)]
+pub struct SparseSolved {
+    /// The game.
+    pub game: Endgame,
+    /// The solver's value.
+    pub value: f64,
+    /// The value as a fraction, when one lies inside the sparse
+    /// certificate's bracket ([`exact_value`]).
+    pub exact: Option<Fraction>,
+    /// The sparse certificate, recomputed.
+    pub certificate: Certificate,
+    /// How it was solved.
+    pub method: Method,
+    /// The last LP's size.
+    pub size: LpSize,
+    /// The full LP's size.
+    pub full_size: LpSize,
+    /// LPs solved.
+    pub lps: u32,
+    /// Entries stored of each player.
+    pub entries: [usize; 2],
+}
+
+/// Whether both strategies of `game` fit the dense layout
+/// ([`MAX_STRATEGY_SLOTS`]) that the filled strategies, the every-history
+/// certificate and the tables use.
+pub fn fits(game: Endgame) -> bool {
+    Player::BOTH
+        .iter()
+        .all(|&p| Strategy::slots(game, p) <= MAX_STRATEGY_SLOTS)
+}
+
 impl CachedGame {
     /// The cache entry of a solved game.
     pub fn of(solved: &SolvedEndgame) -> CachedGame {
@@ -209,7 +272,41 @@ impl CachedGame {
             full_size: triple(solved.full_size),
             lps: solved.lps,
             strategies: solved.entries.clone(),
+            certificate: (solved.sparse.upper, solved.sparse.lower),
         }
+    }
+
+    /// The game of the key.
+    ///
+    /// # Errors
+    /// A key that is no game.
+    pub fn game(&self) -> Result<Endgame> {
+        let (a, b, sides, wild) = self.key;
+        Ok(Endgame::new(a, b, sides, wild)?)
+    }
+
+    /// The game certified afresh by the sparse certificate alone (any
+    /// size; no dense strategy is made).
+    ///
+    /// # Errors
+    /// A malformed entry, an unknown method, or a certificate above
+    /// [`super::MAX_EXPLOITABILITY`].
+    pub fn restore_sparse(&self) -> Result<SparseSolved> {
+        let game = self.game()?;
+        let method = Method::from_name(&self.method)
+            .with_context(|| format!("{game}: unknown method {:?}", self.method))?;
+        let certificate = super::sparse_certificate(game, &self.strategies)?;
+        Ok(SparseSolved {
+            game,
+            value: self.value,
+            exact: exact_value(self.value, &certificate),
+            certificate,
+            method,
+            size: size_of(self.size),
+            full_size: size_of(self.full_size),
+            lps: self.lps,
+            entries: [self.strategies[0].len(), self.strategies[1].len()],
+        })
     }
 
     /// The game, certified afresh.
@@ -236,6 +333,7 @@ impl CachedGame {
                 cert.exploitability()
             );
         }
+        let sparse = super::sparse_certificate(game, &entries)?;
         Ok(SolvedEndgame {
             game,
             strategies,
@@ -243,6 +341,7 @@ impl CachedGame {
             value: self.value,
             exact: exact_value(self.value, &cert),
             certificate: cert,
+            sparse,
             method,
             size: size_of(self.size),
             full_size: size_of(self.full_size),
@@ -253,18 +352,13 @@ impl CachedGame {
     }
 }
 
-/// Load the cached games of `path` made with `fingerprint`: `Ok(None)` for a
-/// missing file.
+/// The payload of a file framed as the module doc says, with `magic` and
+/// one of `versions`: its format version and its bytes.
 ///
 /// # Errors
-/// A file that cannot be read, is too large, truncated, corrupt, of another
-/// version or of another fingerprint (the caller warns and solves afresh).
-pub fn load(path: &Path, fingerprint: &str) -> Result<Option<Vec<CachedGame>>> {
-    let bytes = match fs::read(path) {
-        Ok(bytes) => bytes,
-        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(error).context("cannot read it"),
-    };
+/// A file too large, truncated, of other magic bytes or another version,
+/// with a checksum or length that does not match.
+pub fn unframe<'a>(bytes: &'a [u8], magic: &[u8; 8], versions: &[u32]) -> Result<(u32, &'a [u8])> {
     ensure!(
         bytes.len() as u64 <= MAX_FILE_BYTES,
         "larger than {MAX_FILE_BYTES} bytes"
@@ -275,13 +369,13 @@ pub fn load(path: &Path, fingerprint: &str) -> Result<Option<Vec<CachedGame>>> {
         bytes.len()
     );
     ensure!(
-        bytes.starts_with(MAGIC),
+        bytes.starts_with(magic),
         "not an endgame cache (wrong magic bytes)"
     );
     let version = u32::from_le_bytes(bytes[8..12].try_into()?);
     ensure!(
-        version == FORMAT_VERSION,
-        "format version {version}, this build reads version {FORMAT_VERSION}"
+        versions.contains(&version),
+        "format version {version}, this build reads version(s) {versions:?}"
     );
     let (body, stored) = bytes.split_at(bytes.len() - CHECKSUM_LEN);
     ensure!(
@@ -293,10 +387,71 @@ pub fn load(path: &Path, fingerprint: &str) -> Result<Option<Vec<CachedGame>>> {
         payload_len == (body.len() - HEADER_LEN) as u64,
         "payload length does not match the file length"
     );
-    let (file, read): (CacheFile, usize) =
-        bincode::decode_from_slice(&body[HEADER_LEN..], bincode::config::standard())
+    Ok((version, &body[HEADER_LEN..]))
+}
+
+/// `payload` framed with `magic` and `version` (the module doc's layout).
+pub fn frame(magic: &[u8; 8], version: u32, payload: &[u8]) -> Vec<u8> {
+    let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len() + CHECKSUM_LEN);
+    bytes.extend_from_slice(magic);
+    bytes.extend_from_slice(&version.to_le_bytes());
+    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
+    bytes.extend_from_slice(payload);
+    let sum = checksum(&bytes);
+    bytes.extend_from_slice(&sum);
+    bytes
+}
+
+/// Decode a whole bincode payload.
+///
+/// # Errors
+/// A malformed payload or bytes after it.
+pub fn decode_all<T: Decode<()>>(payload: &[u8]) -> Result<T> {
+    let (value, read): (T, usize) =
+        bincode::decode_from_slice(payload, bincode::config::standard())
             .context("malformed payload")?;
-    ensure!(read == body.len() - HEADER_LEN, "bytes after the payload");
+    ensure!(read == payload.len(), "bytes after the payload");
+    Ok(value)
+}
+
+/// Load the cached games of `path` made with `fingerprint`: `Ok(None)` for a
+/// missing file. A file of version 2 is read too (its games have no stored
+/// certificate: restoring computes it).
+///
+/// # Errors
+/// A file that cannot be read, is too large, truncated, corrupt, of another
+/// version or of another fingerprint (the caller warns and solves afresh).
+pub fn load(path: &Path, fingerprint: &str) -> Result<Option<Vec<CachedGame>>> {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error).context("cannot read it"),
+    };
+    let (version, payload) = unframe(&bytes, MAGIC, &[2, FORMAT_VERSION])?;
+    let file = match version {
+        FORMAT_VERSION => decode_all::<CacheFile>(payload)?,
+        2 => {
+            let old: CacheFileV2 = decode_all(payload)?;
+            CacheFile {
+                fingerprint: old.fingerprint,
+                games: old
+                    .games
+                    .into_iter()
+                    .map(|g| CachedGame {
+                        key: g.key,
+                        value: g.value,
+                        method: g.method,
+                        size: g.size,
+                        full_size: g.full_size,
+                        lps: g.lps,
+                        strategies: g.strategies,
+                        certificate: (f64::NAN, f64::NAN),
+                    })
+                    .collect(),
+            }
+        }
+        other => bail!("format version {other}"),
+    };
     ensure!(
         file.fingerprint == fingerprint,
         "built by another solver ({:?}, expected {fingerprint:?})",
@@ -319,12 +474,5 @@ pub fn encode(fingerprint: &str, games: &[SolvedEndgame]) -> Result<Vec<u8>> {
     };
     let payload = bincode::encode_to_vec(&file, bincode::config::standard())
         .context("cannot encode the endgame cache")?;
-    let mut bytes = Vec::with_capacity(HEADER_LEN + payload.len() + CHECKSUM_LEN);
-    bytes.extend_from_slice(MAGIC);
-    bytes.extend_from_slice(&FORMAT_VERSION.to_le_bytes());
-    bytes.extend_from_slice(&(payload.len() as u64).to_le_bytes());
-    bytes.extend_from_slice(&payload);
-    let sum = checksum(&bytes);
-    bytes.extend_from_slice(&sum);
-    Ok(bytes)
+    Ok(frame(MAGIC, FORMAT_VERSION, &payload))
 }

@@ -49,7 +49,7 @@ pub fn certify(one: &Strategy, two: &Strategy) -> Certificate {
 /// Whether the last bid of a history is true, for every bid and pair of
 /// hands, from [`Endgame::last_bid_true`]: the walks look it up instead of
 /// counting dice at every (history, hand, hand).
-struct BidTruth {
+pub(crate) struct BidTruth {
     /// Player 1's and player 2's numbers of hands.
     hands: [usize; 2],
     /// `[(bid * hands[0] + i) * hands[1] + j]` for player 1's hand `i` and
@@ -58,7 +58,7 @@ struct BidTruth {
 }
 
 impl BidTruth {
-    fn new(game: Endgame, hands: &[Hands; 2]) -> BidTruth {
+    pub(crate) fn new(game: Endgame, hands: &[Hands; 2]) -> BidTruth {
         let mut truth =
             Vec::with_capacity(game.bid_count() as usize * hands[0].len() * hands[1].len());
         for bid in 0..game.bid_count() as u8 {
@@ -79,7 +79,13 @@ impl BidTruth {
     /// The payoff to `player` of a call after the non-empty `history` with
     /// the hands of these indices (player 1's first): the value of
     /// [`Endgame::call_payoff`], negated for player 2.
-    fn payoff(&self, game: Endgame, player: Player, history: History, index: [usize; 2]) -> f64 {
+    pub(crate) fn payoff(
+        &self,
+        game: Endgame,
+        player: Player,
+        history: History,
+        index: [usize; 2],
+    ) -> f64 {
         let bid = usize::from(history.last().unwrap_or(0));
         let caller_loses = self.truth[(bid * self.hands[0] + index[0]) * self.hands[1] + index[1]];
         let player_one_wins = caller_loses == (game.to_move(history) == Player::Two);

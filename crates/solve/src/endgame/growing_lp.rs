@@ -23,6 +23,7 @@ use super::LpOptions;
 /// between solves.
 pub struct GrowingLp {
     highs: NonNull<c_void>,
+    crossover: bool,
     rows: usize,
     columns: usize,
     nonzeros: u64,
@@ -92,6 +93,7 @@ impl GrowingLp {
             .ok_or_else(|| anyhow::anyhow!("HiGHS could not be created"))?;
         let lp = GrowingLp {
             highs,
+            crossover: options.crossover,
             rows: 0,
             columns: 0,
             nonzeros: 0,
@@ -103,6 +105,9 @@ impl GrowingLp {
         lp.set_string("solver", options.method)?;
         lp.set_double("primal_feasibility_tolerance", 1e-10)?;
         lp.set_double("dual_feasibility_tolerance", 1e-10)?;
+        if !options.crossover {
+            lp.set_string("run_crossover", "off")?;
+        }
         // SAFETY: a live instance.
         check(
             unsafe { ffi::Highs_changeObjectiveSense(lp.ptr(), ffi::kHighsObjSenseMaximize) },
@@ -284,7 +289,18 @@ impl GrowingLp {
         // SAFETY: a live instance.
         check(unsafe { ffi::Highs_run(self.ptr()) }, "solving")?;
         // SAFETY: as above.
-        let status = unsafe { ffi::Highs_getModelStatus(self.ptr()) };
+        let mut status = unsafe { ffi::Highs_getModelStatus(self.ptr()) };
+        if status != ffi::kHighsModelStatusOptimal && !self.crossover {
+            // The interior point stopped short of its tolerance (HiGHS's
+            // status unknown): this solve again with the crossover.
+            self.set_string("run_crossover", "on")?;
+            // SAFETY: as above.
+            let ran = check(unsafe { ffi::Highs_run(self.ptr()) }, "solving");
+            self.set_string("run_crossover", "off")?;
+            ran?;
+            // SAFETY: as above.
+            status = unsafe { ffi::Highs_getModelStatus(self.ptr()) };
+        }
         if status != ffi::kHighsModelStatusOptimal {
             bail!("the restricted LP ended with HiGHS model status {status}, not optimal");
         }

@@ -42,6 +42,11 @@ pub struct LpOptions {
     /// The double oracle re-solves its growing restricted LP from the last
     /// basis (else it solves each round's LP afresh).
     pub warm_start: bool,
+    /// With `ipm`, HiGHS's crossover to a basic solution after the interior
+    /// point (HiGHS's default). Without it each LP ends at the interior
+    /// point's tolerance, and the double oracle finishes by the simplex
+    /// ([`super::oracle`]).
+    pub crossover: bool,
 }
 
 impl Default for LpOptions {
@@ -53,6 +58,7 @@ impl Default for LpOptions {
             threads: 1,
             method: "simplex",
             warm_start: true,
+            crossover: true,
         }
     }
 }
@@ -148,6 +154,9 @@ pub fn run_highs(problem: ColProblem, game: Endgame, options: LpOptions) -> Resu
     model.set_option("solver", options.method);
     model.set_option("primal_feasibility_tolerance", 1e-10);
     model.set_option("dual_feasibility_tolerance", 1e-10);
+    if !options.crossover {
+        model.set_option("run_crossover", "off");
+    }
     let solved = model
         .try_solve()
         .map_err(|status| anyhow::anyhow!("HiGHS failed on the LP of {game}: {status:?}"))?;

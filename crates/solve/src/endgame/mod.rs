@@ -1,9 +1,13 @@
 //! The exact equilibrium of the two-player Liar's Dice endgame
 //! (`docs/liars-dice.md`): one sequence-form LP per game
-//! solved by HiGHS ([`lp`]), behaviour strategies recovered from both
-//! realisation plans, an independent best-response certificate
-//! ([`certificate`]) that every stored game passes at <= 1e-9, and the value
-//! recovered as a fraction.
+//! solved by HiGHS ([`lp`]) or grown by the double oracle ([`oracle`]),
+//! behaviour strategies recovered from both realisation plans, two
+//! independent best-response certificates that every stored game passes at
+//! <= 1e-9 (the every-history walk of [`certificate`] on the filled dense
+//! strategies, and the walk of [`sparse`] over the stored entries alone,
+//! which also certifies games too large for dense strategies), and the
+//! value recovered as a fraction. [`job`] solves one game as a job of its
+//! own, resumable from the restricted game a budget cut off.
 //!
 //! The rules and strategies are the games crate's
 //! ([`gametab_games::dice::endgame`]); [`cache`] keeps solved games
@@ -13,9 +17,11 @@
 pub mod cache;
 pub mod certificate;
 pub mod growing_lp;
+pub mod job;
 pub mod lp;
 pub mod oracle;
 pub mod restricted;
+pub mod sparse;
 
 use std::fmt;
 use std::time::Duration;
@@ -168,8 +174,13 @@ pub struct SolvedEndgame {
     /// The value as a fraction, when one with a denominator up to
     /// [`MAX_DENOMINATOR`] lies within [`FRACTION_TOLERANCE`] of it.
     pub exact: Option<Fraction>,
-    /// The best-response certificate of the stored strategies.
+    /// The best-response certificate of the stored strategies
+    /// ([`certificate`]: every history, on the filled dense strategies).
     pub certificate: Certificate,
+    /// The sparse certificate of `entries` ([`sparse`]): both best
+    /// responses walked over the stored support alone, independently of
+    /// the dense walk (the two agree to rounding).
+    pub sparse: Certificate,
     /// How it was solved.
     pub method: Method,
     /// Size of the LP solved: the full LP's, or the final restricted LP's.
@@ -251,6 +262,7 @@ pub fn certify_oracle(game: Endgame, found: oracle::OracleSolution) -> Result<So
             cert.exploitability()
         );
     }
+    let sparse = sparse_certificate(game, &entries)?;
     let state = found.state;
     Ok(SolvedEndgame {
         game,
@@ -259,6 +271,7 @@ pub fn certify_oracle(game: Endgame, found: oracle::OracleSolution) -> Result<So
         value: state.value,
         exact: exact_value(state.value, &cert),
         certificate: cert,
+        sparse,
         method: Method::DoubleOracle,
         size: state.size,
         full_size: lp::full_size(game),
@@ -304,6 +317,7 @@ fn solve_full(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
         );
     }
     let exact = exact_value(first.value, &cert);
+    let sparse = sparse_certificate(game, &entries)?;
     Ok(SolvedEndgame {
         game,
         strategies,
@@ -311,6 +325,7 @@ fn solve_full(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
         value: first.value,
         exact,
         certificate: cert,
+        sparse,
         method: Method::FullLp,
         size: first.size,
         full_size: first.size,
@@ -318,6 +333,25 @@ fn solve_full(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
         built_in,
         solved_in,
     })
+}
+
+/// The sparse certificate of the stored `entries` ([`sparse::certify`]),
+/// required to certify.
+///
+/// # Errors
+/// A malformed entry, or an exploitability above [`MAX_EXPLOITABILITY`].
+pub fn sparse_certificate(
+    game: Endgame,
+    entries: &[Vec<cache::CachedEntry>; 2],
+) -> Result<Certificate> {
+    let cert = sparse::certify(game, entries)?.certificate;
+    if !cert.is_certified() {
+        bail!(
+            "{game}: the stored strategies do not certify on their support (exploitability {:e} > {MAX_EXPLOITABILITY:e})",
+            cert.exploitability()
+        );
+    }
+    Ok(cert)
 }
 
 /// The fraction within [`FRACTION_TOLERANCE`] of `value` and inside the

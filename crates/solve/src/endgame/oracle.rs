@@ -370,8 +370,33 @@ pub fn solve_double_oracle(
     options: LpOptions,
     deadline: Option<Instant>,
 ) -> Result<OracleOutcome> {
+    Ok(solve_double_oracle_from(game, options, deadline, None)?.0)
+}
+
+/// [`solve_double_oracle`] from the restricted game `start` (one a
+/// budget cut off before, [`RestrictedGame::included`]) or from nothing,
+/// returning the restricted game it ended with beside the outcome.
+///
+/// With the interior point method without crossover
+/// ([`LpOptions::crossover`] false) each restricted LP is solved only to
+/// HiGHS's tolerance, so its best responses gain a little without
+/// bringing a new sequence; the first round that brings none switches to
+/// the dual simplex (a cold start on the same restricted game) for the
+/// rounds left, so that the last LP is exact.
+///
+/// # Errors
+/// HiGHS fails on a restricted LP, or the rounds exceed [`MAX_ROUNDS`].
+pub fn solve_double_oracle_from(
+    game: Endgame,
+    mut options: LpOptions,
+    deadline: Option<Instant>,
+    start: Option<RestrictedGame>,
+) -> Result<(OracleOutcome, RestrictedGame)> {
     let payoffs = CallPayoffs::new(game);
-    let mut restricted = RestrictedGame::new(game)?;
+    let mut restricted = match start {
+        Some(start) => start,
+        None => RestrictedGame::new(game)?,
+    };
     let (mut lp_time, mut highs_time, mut response_time) =
         (Duration::ZERO, Duration::ZERO, Duration::ZERO);
     let mut best_bounds = [f64::INFINITY, f64::NEG_INFINITY];
@@ -399,7 +424,8 @@ pub fn solve_double_oracle(
         let gains = [one.value - solution.value, two.value + solution.value];
         if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
             eprintln!(
-                "{game} round {rounds}: value {:.15} gains {:.3e} {:.3e}, tree {} nodes, LP {} x {} ({} nonzeros), sequences {}, visited {} + {}, LP {:.3} s ({:.3} s in HiGHS, {} iterations), responses {:.3} s",
+                "{game} round {rounds} ({}): value {:.15} gains {:.3e} {:.3e}, tree {} nodes, LP {} x {} ({} nonzeros), sequences {}, visited {} + {}, LP {:.3} s ({:.3} s in HiGHS, {} iterations), responses {:.3} s",
+                options.method,
                 solution.value,
                 gains[0],
                 gains[1],
@@ -438,16 +464,27 @@ pub fn solve_double_oracle(
                 }
             }
         }
+        if added == 0 && !options.crossover && options.method == "ipm" {
+            // The interior point's rounds are over: finish exactly.
+            options = LpOptions {
+                method: "simplex",
+                crossover: true,
+                ..options
+            };
+            lp = RestrictedLp::new(options)?;
+            continue;
+        }
         if added == 0 {
             let entries = solution.play.each_ref().map(|p| {
                 let mut e: Vec<_> = p.entries().collect();
                 e.sort_by_key(|&(i, h, a, _)| (i, h, a));
                 e
             });
-            return Ok(OracleOutcome::Converged(OracleSolution { entries, state }));
+            let outcome = OracleOutcome::Converged(OracleSolution { entries, state });
+            return Ok((outcome, restricted));
         }
         if deadline.is_some_and(|d| Instant::now() >= d) {
-            return Ok(OracleOutcome::OutOfTime(state));
+            return Ok((OracleOutcome::OutOfTime(state), restricted));
         }
     }
 }

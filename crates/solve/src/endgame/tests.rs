@@ -398,3 +398,212 @@ fn a_fraction_is_claimed_only_inside_the_certified_bracket() {
     };
     assert_eq!(exact_value(ninth, &point), Fraction::parse("-1/9"));
 }
+
+/// Both stored forms of a solved game's strategies: the solver's entries
+/// (before the fill) and every positive entry of the filled strategies
+/// (what the strategy table holds).
+fn stored_forms(s: &SolvedEndgame) -> [[Vec<cache::CachedEntry>; 2]; 2] {
+    let filled = s.strategies.each_ref().map(|strategy| {
+        strategy
+            .positive()
+            .map(|(i, h, a, p)| cache::entry_of(i, h, a, p))
+            .collect()
+    });
+    [s.entries.clone(), filled]
+}
+
+#[test]
+fn the_sparse_certificate_equals_the_every_history_certificate() {
+    let mut games = Vec::new();
+    for (a, b) in [(1, 1), (2, 1), (1, 2)] {
+        for sides in 2..=4 {
+            games.push(Endgame::new(a, b, sides, false).unwrap());
+            games.push(Endgame::new(a, b, sides, true).unwrap());
+        }
+    }
+    games.push(Endgame::new(1, 1, 6, false).unwrap());
+    games.push(Endgame::new(2, 1, 5, true).unwrap());
+    for game in games {
+        let s = solve(game, LpOptions::default()).unwrap();
+        for entries in stored_forms(&s) {
+            let sparse = sparse::certify(game, &entries).unwrap().certificate;
+            assert!(
+                (sparse.upper - s.certificate.upper).abs() <= 1e-12
+                    && (sparse.lower - s.certificate.lower).abs() <= 1e-12,
+                "{game}: sparse {sparse:?}, dense {:?}",
+                s.certificate
+            );
+            assert!(sparse.is_certified(), "{game}");
+        }
+    }
+}
+
+#[test]
+fn the_sparse_certificate_finds_a_perturbed_strategy_exploitable() {
+    for (a, b, sides, wild) in [(1, 1, 4, false), (2, 1, 3, true), (1, 2, 4, false)] {
+        let game = Endgame::new(a, b, sides, wild).unwrap();
+        let s = solve(game, LpOptions::default()).unwrap();
+        let top = game.bid_count() as u8 - 1;
+        for p in 0..2 {
+            // The first few information sets given, each in turn made to
+            // play the highest bid (the call after it): a deviation that
+            // the opponent's best response punishes wherever the set is
+            // reached.
+            let mut sets: Vec<(u8, u32)> = s.entries[p].iter().map(|e| (e.0, e.1)).collect();
+            sets.dedup();
+            let mut worst: f64 = 0.0;
+            for &(hand, h) in sets.iter().take(6) {
+                let mut entries = s.entries.clone();
+                entries[p].retain(|e| (e.0, e.1) != (hand, h));
+                let last = History(h).last();
+                let code = if last == Some(top) { 0 } else { top + 1 };
+                entries[p].push((hand, h, code, 1.0));
+                entries[p].sort_by_key(|e| (e.0, e.1, e.2));
+                let sparse = sparse::certify(game, &entries).unwrap().certificate;
+                let [one, two] = cache::strategies_before_fill(game, &entries).unwrap();
+                let dense = certificate::certify(&one, &two);
+                assert!(
+                    (sparse.upper - dense.upper).abs() <= 1e-12
+                        && (sparse.lower - dense.lower).abs() <= 1e-12,
+                    "{game}: sparse {sparse:?}, dense {dense:?}"
+                );
+                worst = worst.max(sparse.exploitability());
+            }
+            assert!(worst > 1e-3, "{game}, player {}: {worst}", p + 1);
+        }
+    }
+}
+
+#[test]
+fn the_sparse_certificate_refuses_malformed_strategies() {
+    let game = Endgame::new(1, 1, 3, false).unwrap();
+    let s = solve(game, LpOptions::default()).unwrap();
+    let damaged = |edit: &dyn Fn(&mut Vec<cache::CachedEntry>)| {
+        let mut entries = s.entries.clone();
+        edit(&mut entries[1]);
+        sparse::certify(game, &entries)
+    };
+    assert!(damaged(&|_| ()).is_ok());
+    // A probability changed: the set no longer sums to 1.
+    assert!(damaged(&|l| l[0].3 += 0.25).is_err());
+    // An entry at player 1's information set (the opening).
+    assert!(damaged(&|l| l.push((0, 0, 1, 1.0))).is_err());
+    // An illegal action: the lowest bid after the second lowest.
+    assert!(damaged(&|l| l.push((0, 0b010, 1, 1.0))).is_err());
+    // A hand outside the game.
+    assert!(damaged(&|l| l.push((9, 1, 0, 1.0))).is_err());
+    // Grouped entries whose information set is split apart: refused.
+    let split = [(0, 1, 0, 0.5), (1, 1, 0, 1.0), (0, 1, 1, 0.5)];
+    assert!(sparse::SparseStrategy::from_grouped(game, Player::Two, split).is_err());
+    let together = [(0, 1, 0, 0.5), (0, 1, 2, 0.5), (1, 1, 0, 1.0)];
+    assert!(sparse::SparseStrategy::from_grouped(game, Player::Two, together).is_ok());
+    // A negative probability, balanced so the sum stays 1.
+    assert!(damaged(&|l| {
+        let (hand, h) = (l[0].0, l[0].1);
+        l.retain(|e| (e.0, e.1) != (hand, h));
+        l.extend([(hand, h, 0, 1.5), (hand, h, 3, -0.5)]);
+    })
+    .is_err());
+}
+
+/// A game far beyond the dense layout (2v2 with six sides: 2^24
+/// histories times 21 hands) certified from a few entries: the walk
+/// enters only what the stored strategies reach. Player 1 opens with the
+/// lowest bid (one 1) and player 2 calls at once (both defaults): the bid
+/// is true unless no die of the four shows a 1, so player 1 wins with
+/// probability 1 - (5/6)^4, and both best responses are worth more to
+/// their player than that.
+#[test]
+fn the_sparse_certificate_walks_only_the_support_of_a_large_game() {
+    let game = Endgame::new(2, 2, 6, false).unwrap();
+    assert!(Strategy::slots(game, Player::One) > gametab_games::dice::endgame::MAX_STRATEGY_SLOTS);
+    let none: [Vec<cache::CachedEntry>; 2] = [Vec::new(), Vec::new()];
+    let found = sparse::certify(game, &none).unwrap();
+    let value = 2.0 * (1.0 - (5.0f64 / 6.0).powi(4)) - 1.0;
+    assert!(found.certificate.upper > value + 0.1);
+    assert!(found.certificate.lower < value - 0.1);
+    // The opening's 24 bids, and player 2's 23 replies after the lowest.
+    assert!(found.visited < 200, "visited {}", found.visited);
+}
+
+/// The cache stores each game's sparse certificate beside its value, and
+/// a file of version 2 (before it) is still read: its games certify on
+/// restore all the same.
+#[test]
+fn the_cache_stores_the_sparse_certificate_and_reads_version_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let game = Endgame::new(2, 1, 3, true).unwrap();
+    let solved = solve(game, LpOptions::default()).unwrap();
+    let entry = cache::CachedGame::of(&solved);
+    assert_eq!(
+        entry.certificate,
+        (solved.sparse.upper, solved.sparse.lower)
+    );
+    assert!((solved.sparse.upper - solved.certificate.upper).abs() <= 1e-12);
+    assert!((solved.sparse.lower - solved.certificate.lower).abs() <= 1e-12);
+    // Version 2: the same game without the certificate field.
+    let v2 = (
+        "fp".to_owned(),
+        vec![(
+            entry.key,
+            entry.value,
+            entry.method.clone(),
+            entry.size,
+            entry.full_size,
+            entry.lps,
+            entry.strategies.clone(),
+        )],
+    );
+    let payload = bincode::encode_to_vec(&v2, bincode::config::standard()).unwrap();
+    let path = dir.path().join("v2.bin");
+    std::fs::write(&path, cache::frame(cache::MAGIC, 2, &payload)).unwrap();
+    let loaded = cache::load(&path, "fp").unwrap().unwrap();
+    assert!(loaded[0].certificate.0.is_nan());
+    let restored = loaded[0].restore().unwrap();
+    assert_eq!(restored.sparse, solved.sparse);
+    assert_eq!(restored.strategies, solved.strategies);
+    let sparse = loaded[0].restore_sparse().unwrap();
+    assert_eq!(sparse.certificate, solved.sparse);
+    assert_eq!(sparse.exact, solved.exact);
+}
+
+/// The double oracle resumed from the restricted game of a run cut off
+/// after its first round reaches the same value as a run from nothing,
+/// and the restricted game round-trips through its list.
+#[test]
+fn the_oracle_resumes_from_a_restricted_game() {
+    use oracle::{solve_double_oracle_from, OracleOutcome};
+    let game = Endgame::new(2, 1, 4, false).unwrap();
+    let past = std::time::Instant::now();
+    let (cut, restricted) =
+        solve_double_oracle_from(game, LpOptions::default(), Some(past), None).unwrap();
+    assert!(matches!(cut, OracleOutcome::OutOfTime(_)));
+    let list = restricted.included();
+    let again = restricted::RestrictedGame::from_included(game, &list).unwrap();
+    assert_eq!(again.included(), list);
+    assert_eq!(again.sequences(), restricted.sequences());
+    let (done, _) =
+        solve_double_oracle_from(game, LpOptions::default(), None, Some(again)).unwrap();
+    let OracleOutcome::Converged(found) = done else {
+        panic!("not converged")
+    };
+    let resumed = certify_oracle(game, found).unwrap();
+    assert_eq!(resumed.exact, Fraction::parse("345/1696"));
+    // A list naming an action of no game is refused.
+    assert!(restricted::RestrictedGame::from_included(game, &[(0, 0, 1)]).is_err());
+}
+
+/// The interior point method without crossover ends exactly: its last
+/// rounds are the simplex's, and the equilibrium certifies.
+#[test]
+fn the_interior_point_without_crossover_finishes_exactly() {
+    let game = Endgame::new(2, 1, 4, false).unwrap();
+    let options = LpOptions {
+        method: "ipm",
+        crossover: false,
+        ..LpOptions::default()
+    };
+    let s = solve_with(game, options, Method::DoubleOracle).unwrap();
+    assert_eq!(s.exact, Fraction::parse("345/1696"));
+    assert!(s.certificate.is_certified() && s.sparse.is_certified());
+}

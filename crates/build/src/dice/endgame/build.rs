@@ -13,17 +13,18 @@
 //! (`cargo bench --bench endgame_methods` measures both on every game).
 
 use std::collections::BTreeMap;
-use std::path::PathBuf;
-use std::time::Instant;
+use std::path::{Path, PathBuf};
+use std::time::{Duration, Instant};
 
 use anyhow::Result;
 use rayon::prelude::*;
 
 use gametab_games::dice::endgame::{Endgame, Player};
 
+use gametab_solve::endgame::job::JobState;
 use gametab_solve::endgame::{cache, solve, LpOptions, SolvedEndgame};
 
-use super::rows;
+use super::{job, rows};
 use crate::options::BuildOptions;
 use crate::output::{write_atomically, TableWriter};
 
@@ -35,19 +36,11 @@ pub fn cache_path(options: &BuildOptions) -> Option<PathBuf> {
 
 pub use gametab_answers::dice::solved::{default_games, fits, frontier_games, where_solved};
 
-/// What produced a cached game: a change here invalidates the cache (a
-/// game solved by another method or tolerance would be a different,
-/// equally certified equilibrium, and the tables would depend on the
-/// cache).
-fn fingerprint(options: LpOptions) -> String {
-    format!(
-        "gametab {} dice endgame; HiGHS {}, tolerances 1e-10; full LP for wild games up to {} bids, else the double oracle to {:e}, warm start {}",
-        env!("CARGO_PKG_VERSION"),
-        options.method,
-        gametab_solve::endgame::FULL_LP_MAX_WILD_BIDS,
-        gametab_solve::endgame::oracle::IMPROVEMENT,
-        options.warm_start
-    )
+/// The directory of the per-game job files ([`super::job`]): beside the
+/// cache file.
+pub fn job_dir_of(options: &BuildOptions) -> Option<PathBuf> {
+    let path = options.cache.as_ref()?;
+    Some(path.with_file_name("dice_endgame"))
 }
 
 /// Counts one game on the endgame's progress line when dropped, whichever
@@ -60,8 +53,53 @@ impl Drop for Counted<'_> {
     }
 }
 
+/// How one game's work ended.
+enum Outcome {
+    /// Solved and certified (`true`: taken from the cache or a job file).
+    Solved(Box<SolvedEndgame>, bool),
+    /// A frontier game its budget cut off (its line says where it stands).
+    Partial,
+}
+
+/// A frontier game: solved (or resumed, or taken when solved) as its job
+/// ([`job::solve_job`]) within the build's budget, then restored with its
+/// dense strategies (the frontier games all fit them).
+fn frontier_game(
+    game: Endgame,
+    dir: Option<&Path>,
+    budget: Option<Duration>,
+) -> Result<(Outcome, String)> {
+    let (method, options) = job::method_and_options(game);
+    let (state, line, hit) = match dir {
+        Some(dir) => {
+            let report = job::solve_job(game, dir, method, options, budget)?;
+            (report.state, report.line, report.found)
+        }
+        None => {
+            let began = Instant::now();
+            let state = gametab_solve::endgame::job::run(game, method, options, budget, None)?;
+            let line = job::describe(game, &state, began.elapsed().as_secs_f64());
+            (state, line, false)
+        }
+    };
+    match state {
+        JobState::Solved(cached) => Ok((Outcome::Solved(Box::new(cached.restore()?), hit), line)),
+        JobState::Partial(_) => Ok((Outcome::Partial, line)),
+    }
+}
+
 /// Solve (or take from the cache) every game of `games`, write the three
 /// tables and return the summary lines.
+///
+/// The default games ([`default_games`]) are cached together in
+/// [`cache_path`]; every other game (`--endgame-frontier`) is a job of its
+/// own ([`super::job`]) with its file in [`job_dir_of`]: solved within
+/// `options.endgame_budget` (the double oracle stops after the round in
+/// which it passes), resumed from its restricted game by the next build
+/// when the budget cut it off, and left out of the tables until it is
+/// solved. With `--endgame-frontier` the build also reports every other
+/// solved job file it finds there (a game too large for the tables),
+/// certified again by the sparse certificate.
 ///
 /// # Errors
 /// A game that HiGHS cannot solve or that does not certify, or a table that
@@ -73,7 +111,9 @@ pub fn build(
 ) -> Result<Vec<String>> {
     let lp = LpOptions::default();
     let path = cache_path(options);
-    let print = fingerprint(lp);
+    let dir = job_dir_of(options);
+    let print = job::fingerprint(lp);
+    let defaults = default_games();
     let mut lines = Vec::new();
     let mut cached = BTreeMap::new();
     if let Some(path) = &path {
@@ -96,10 +136,17 @@ pub fn build(
     let bar = options
         .progress
         .phase("endgame", order.len() as u64, "games");
-    let results: Vec<(Result<SolvedEndgame>, bool, Option<String>)> = order
+    let results: Vec<(Result<Outcome>, Option<String>)> = order
         .par_iter()
         .map(|&game| {
             let _counted = Counted(&bar);
+            if !defaults.contains(&game) {
+                bar.set_message(format!("solving {game}"));
+                return match frontier_game(game, dir.as_deref(), options.endgame_budget) {
+                    Ok((outcome, line)) => (Ok(outcome), Some(line)),
+                    Err(e) => (Err(e), None),
+                };
+            }
             let key = (
                 game.dice(Player::One),
                 game.dice(Player::Two),
@@ -109,22 +156,30 @@ pub fn build(
             let mut warning = None;
             if let Some(entry) = cached.get(&key) {
                 match entry.restore() {
-                    Ok(solved) => return (Ok(solved), true, None),
+                    Ok(solved) => return (Ok(Outcome::Solved(Box::new(solved), true)), None),
                     Err(e) => warning = Some(format!("warning: cached {game} refused: {e:#}")),
                 }
             }
             bar.set_message(format!("solving {game}"));
-            let solved = solve(game, lp);
-            (solved, false, warning)
+            let solved = solve(game, lp).map(|s| Outcome::Solved(Box::new(s), false));
+            (solved, warning)
         })
         .collect();
     let mut solved = Vec::new();
     let mut from_cache = 0;
-    for (result, hit, warning) in results {
-        lines.extend(warning);
-        let game = result?;
+    let mut unsolved = 0;
+    for (result, note) in results {
+        let (game, hit) = match result? {
+            Outcome::Solved(game, hit) => (*game, hit),
+            Outcome::Partial => {
+                unsolved += 1;
+                lines.extend(note);
+                continue;
+            }
+        };
+        lines.extend(note);
         from_cache += usize::from(hit);
-        if !hit {
+        if !hit && defaults.contains(&game.game) {
             lines.push(format!(
                 "{}: {} ({} LPs), LP {} x {} ({} nonzeros; full LP {} x {}, {} nonzeros), {:.3} s + {:.3} s, exploitability {:.1e}",
                 game.game,
@@ -143,6 +198,11 @@ pub fn build(
         }
         solved.push(game);
     }
+    if options.endgame_frontier {
+        if let Some(dir) = &dir {
+            lines.extend(other_jobs(dir, games));
+        }
+    }
     crate::progress::Progress::done(
         &bar,
         format!(
@@ -150,17 +210,27 @@ pub fn build(
             solved.len()
         ),
     );
+    let cut = if unsolved > 0 {
+        format!("; {unsolved} cut off by the budget, to resume")
+    } else {
+        String::new()
+    };
     lines.push(format!(
-        "endgame: {} games ({from_cache} from the cache, certified again) in {:.3} s",
+        "endgame: {} games ({from_cache} from the cache, certified again){cut} in {:.3} s",
         solved.len(),
         start.elapsed().as_secs_f64()
     ));
     if let Some(path) = &path {
+        let default_solved: Vec<SolvedEndgame> = solved
+            .iter()
+            .filter(|s| defaults.contains(&s.game))
+            .cloned()
+            .collect();
         let saved = match path.parent().filter(|p| !p.as_os_str().is_empty()) {
             Some(dir) => std::fs::create_dir_all(dir).map_err(anyhow::Error::from),
             None => Ok(()),
         }
-        .and_then(|()| write_atomically(path, &cache::encode(&print, &solved)?));
+        .and_then(|()| write_atomically(path, &cache::encode(&print, &default_solved)?));
         if let Err(e) = saved {
             lines.push(format!(
                 "warning: cannot save the endgame cache {}: {e:#}",
@@ -188,4 +258,47 @@ pub fn build(
         ));
     }
     Ok(lines)
+}
+
+/// The solved job files in `dir` of games not in `games`, each certified
+/// again by the sparse certificate: a line each (they are not tabulated:
+/// their strategies do not fit the tables' dense layout).
+fn other_jobs(dir: &Path, games: &[Endgame]) -> Vec<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Vec::new();
+    };
+    let mut names: Vec<String> = entries
+        .filter_map(|e| e.ok()?.file_name().into_string().ok())
+        .collect();
+    names.sort();
+    let mut lines = Vec::new();
+    for name in names {
+        let Some(game) = gametab_solve::endgame::job::game_of_file_name(&name) else {
+            continue;
+        };
+        if games.contains(&game) {
+            continue;
+        }
+        let path = dir.join(&name);
+        let line = match gametab_solve::endgame::job::load(&path) {
+            Ok(Some(file)) => match &file.state {
+                JobState::Solved(g) => match g.restore_sparse() {
+                    Ok(s) => format!(
+                        "{game}: solved job {}, certified again on its support: value {}, exploitability {:.1e}, {} + {} entries (not in the tables: too large for their strategies)",
+                        path.display(),
+                        s.exact.map_or_else(|| format!("{:.16}", s.value), |f| f.to_string()),
+                        s.certificate.exploitability(),
+                        s.entries[0],
+                        s.entries[1]
+                    ),
+                    Err(e) => format!("warning: job {} refused: {e:#}", path.display()),
+                },
+                JobState::Partial(_) => job::describe(game, &file.state, 0.0),
+            },
+            Ok(None) => continue,
+            Err(e) => format!("warning: job {} unreadable: {e:#}", path.display()),
+        };
+        lines.push(line);
+    }
+    lines
 }

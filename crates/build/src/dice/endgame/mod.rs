@@ -1,5 +1,6 @@
 //! The two-player Liar's Dice endgame in a build: the games solved and the
-//! cache round trip ([`build`]) and the three tables ([`rows`]).
+//! cache round trip ([`build`]), one game solved as a job of its own
+//! ([`job`], `gametab dice endgame solve`) and the three tables ([`rows`]).
 //! `gametab dice endgame` is `gametab_answers::dice::endgame`, the lists of
 //! games `gametab_answers::dice::solved`.
 //!
@@ -8,4 +9,5 @@
 //! rules and strategies are [`gametab_games::dice::endgame`]'s.
 
 pub mod build;
+pub mod job;
 pub mod rows;

@@ -199,6 +199,53 @@ impl RestrictedGame {
         added
     }
 
+    /// Every included (history bits, action code, hands bits), by history
+    /// then action (code 0 the call, `b + 1` the bid `b`): what a job file
+    /// keeps of a game the budget cut off ([`RestrictedGame::from_included`]
+    /// reads it back).
+    pub fn included(&self) -> Vec<(u32, u8, u128)> {
+        let mut list: Vec<(u32, u8, u128)> = self
+            .included
+            .iter()
+            .flat_map(|(&h, actions)| {
+                actions.iter().map(move |&(action, hands)| {
+                    let code = match action {
+                        Action::Call => 0,
+                        Action::Bid(b) => b + 1,
+                    };
+                    (h, code, hands.0)
+                })
+            })
+            .collect();
+        list.sort_unstable();
+        list
+    }
+
+    /// The restricted game of `game` holding `list` ([`RestrictedGame::included`]).
+    ///
+    /// # Errors
+    /// A history outside the game, an illegal action, or a hand the mover
+    /// does not have.
+    pub fn from_included(game: Endgame, list: &[(u32, u8, u128)]) -> Result<RestrictedGame> {
+        let mut restricted = RestrictedGame::new(game)?;
+        for &(h, code, hands) in list {
+            let history = History(h);
+            let action = match code {
+                0 => Action::Call,
+                b => Action::Bid(b - 1),
+            };
+            let mover = game.to_move(history).index();
+            if (h as usize) >= game.history_count()
+                || !game.is_legal(history, action)
+                || HandSet(hands).without(HandSet::all(restricted.hands[mover])) != HandSet::EMPTY
+            {
+                bail!("{game}: included sequence ({h}, {code}, {hands:#x}) is not in the game");
+            }
+            restricted.include(history, action, HandSet(hands));
+        }
+        Ok(restricted)
+    }
+
     /// The mover's included actions at `history`.
     pub fn actions(&self, history: History) -> &[(Action, HandSet)] {
         self.included.get(&history.0).map_or(&[], Vec::as_slice)

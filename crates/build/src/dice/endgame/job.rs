@@ -1,0 +1,378 @@
+//! Each endgame a job of its own: `gametab dice endgame solve` solves one
+//! game (or resumes it) into its job file in the cache directory
+//! (`<cache>/dice_endgame/2v2-5-wild.bin`, [`gametab_solve::endgame::job`]),
+//! and `gametab build` merges every job file it finds, certifying each
+//! game again. A batch engine runs one line per game; there is no
+//! scheduler here.
+//!
+//! The method per game ([`method_and_options`]) is the build's: the full
+//! LP for the small wild games, the double oracle with the dual simplex
+//! warm-started from the last basis for the default games and the
+//! four-dice games up to four sides, and with the interior point method
+//! without crossover (finished by the simplex) for the four-dice games of
+//! five and six sides, where the restricted LPs pass 7,000 rows. Measured by `cargo bench --bench
+//! endgame_methods` (`ENDGAME_METHODS_RUN`), one HiGHS thread, on the
+//! 2-core machine shared with other work: on the four-sided four-dice
+//! games (12 and 16 bids) the warm simplex took 4 to 24 s, the interior
+//! point method with crossover 8 to 96 s and without it 9 to 51 s, so the
+//! simplex stays there; on 1v3 and 3v1 five-sided normal (20 bids) the
+//! interior point method took 29 and 82 s with crossover, 10 and 58 s
+//! without it; on 2v2 five-sided normal the simplex took over 25 minutes
+//! where the interior point method took 56 s (`cargo bench --bench
+//! endgame_frontier`); on 3v1 five-sided wild (16 bids), run side by side
+//! for 10 minutes, the simplex reached 56 rounds and a bracket 0.11 wide,
+//! the interior point method without crossover 79 rounds and a bracket
+//! 0.0076 wide; on 2v2 five-sided wild 40 rounds and 0.33 against 65
+//! rounds and 0.093.
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+use anyhow::{bail, Context, Result};
+
+use gametab_games::dice::endgame::Endgame;
+use gametab_solve::endgame::job::{self, JobFile, JobState};
+use gametab_solve::endgame::{method_for, LpOptions, Method, FULL_LP_MAX_WILD_BIDS};
+
+use crate::output::write_atomically;
+
+/// The directory of the job files in a cache directory.
+pub fn job_dir(cache_dir: &Path) -> PathBuf {
+    cache_dir.join("dice_endgame")
+}
+
+/// Games of four dice or more with at least this many sides are solved by
+/// the double oracle with the interior point method.
+pub const IPM_MIN_SIDES: u8 = 5;
+
+/// The method and LP options the build (and a job) uses for `game`: the
+/// default games' as ever ([`method_for`], the dual simplex); four-dice
+/// games of [`IPM_MIN_SIDES`] sides or more by the double oracle with the
+/// interior point method without crossover, finished by the simplex.
+pub fn method_and_options(game: Endgame) -> (Method, LpOptions) {
+    let method = method_for(game);
+    let options = if method == Method::DoubleOracle
+        && game.total_dice() >= 4
+        && game.sides() >= IPM_MIN_SIDES
+    {
+        LpOptions {
+            method: "ipm",
+            crossover: false,
+            ..LpOptions::default()
+        }
+    } else {
+        LpOptions::default()
+    };
+    (method, options)
+}
+
+/// What produced a cached game: a change here invalidates the cache (a
+/// game solved by another method or tolerance would be a different,
+/// equally certified equilibrium, and the tables would depend on the
+/// cache). The default options' text is the one the build's cache has
+/// always had.
+pub fn fingerprint(options: LpOptions) -> String {
+    let mut text = format!(
+        "gametab {} dice endgame; HiGHS {}, tolerances 1e-10; full LP for wild games up to {} bids, else the double oracle to {:e}, warm start {}",
+        env!("CARGO_PKG_VERSION"),
+        options.method,
+        FULL_LP_MAX_WILD_BIDS,
+        gametab_solve::endgame::oracle::IMPROVEMENT,
+        options.warm_start
+    );
+    if !options.crossover {
+        text.push_str(", no crossover (finished by the simplex)");
+    }
+    text
+}
+
+/// A duration written `90`, `90s`, `10m`, `2h` or combined (`1h30m`).
+///
+/// # Errors
+/// Anything else, or no time at all.
+pub fn parse_duration(text: &str) -> Result<Duration> {
+    let mut total = 0.0;
+    let mut number = String::new();
+    let mut any = false;
+    for c in text.trim().chars() {
+        if c.is_ascii_digit() || c == '.' {
+            number.push(c);
+            continue;
+        }
+        let unit = match c {
+            's' => 1.0,
+            'm' => 60.0,
+            'h' => 3600.0,
+            _ => bail!("{text:?}: not a duration (90s, 10m, 2h, 1h30m)"),
+        };
+        let n: f64 = number
+            .parse()
+            .with_context(|| format!("{text:?}: not a duration (90s, 10m, 2h, 1h30m)"))?;
+        total += n * unit;
+        number.clear();
+        any = true;
+    }
+    if !number.is_empty() {
+        total += number
+            .parse::<f64>()
+            .with_context(|| format!("{text:?}: not a duration"))?;
+        any = true;
+    }
+    if !any || !total.is_finite() || total <= 0.0 {
+        bail!("{text:?}: not a positive duration (90s, 10m, 2h, 1h30m)");
+    }
+    Ok(Duration::from_secs_f64(total))
+}
+
+/// The LP method of a job: the build's, or one named.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, clap::ValueEnum)]
+pub enum JobLp {
+    /// The build's choice for the game.
+    Auto,
+    /// The dual simplex, warm-started from the last basis.
+    Simplex,
+    /// The interior point method with crossover.
+    Ipm,
+    /// The interior point method without crossover, finished by the
+    /// simplex.
+    IpmNoCrossover,
+}
+
+/// `gametab dice endgame solve`.
+#[derive(Debug, Clone, clap::Args)]
+pub struct SolveArgs {
+    /// The dice of player 1 and of player 2 (e.g. 2,2).
+    #[arg(long)]
+    pub dice: String,
+    /// Sides of each die.
+    #[arg(long, default_value_t = 6)]
+    pub sides: u8,
+    /// Ones are wild.
+    #[arg(long)]
+    pub wild: bool,
+    /// The cache directory (the game's job file goes in its
+    /// dice_endgame/ directory; `gametab build` uses the directory of its
+    /// --cache file).
+    #[arg(long, default_value = ".gametab-cache")]
+    pub cache: PathBuf,
+    /// Stop the double oracle after the round in which this much time has
+    /// passed (90s, 10m, 2h); the restricted game is kept in the job file
+    /// and the next job resumes from it. No limit by default.
+    #[arg(long, value_parser = parse_duration)]
+    pub budget: Option<Duration>,
+    /// The LP method of the double oracle's rounds.
+    #[arg(long, value_enum, default_value_t = JobLp::Auto)]
+    pub lp: JobLp,
+}
+
+/// The game of `--dice A,B --sides S [--wild]`.
+///
+/// # Errors
+/// Not two dice counts, or no game of the rules.
+pub fn game_of(dice: &str, sides: u8, wild: bool) -> Result<Endgame> {
+    let (a, b) = dice
+        .split_once(',')
+        .with_context(|| format!("--dice {dice}: give both players' dice, e.g. 2,2"))?;
+    let a: u8 = a.trim().parse().with_context(|| format!("--dice {dice}"))?;
+    let b: u8 = b.trim().parse().with_context(|| format!("--dice {dice}"))?;
+    Ok(Endgame::new(a, b, sides, wild)?)
+}
+
+/// What a job did.
+#[derive(Debug, Clone)]
+pub struct JobReport {
+    /// The state written.
+    pub state: JobState,
+    /// Whether the job file already held the solved game (certified
+    /// again, nothing solved).
+    pub found: bool,
+    /// A line for the log.
+    pub line: String,
+}
+
+/// A one-line description of a job state.
+pub fn describe(game: Endgame, state: &JobState, seconds: f64) -> String {
+    match state {
+        JobState::Solved(g) => {
+            let exact = gametab_solve::endgame::exact_value(
+                g.value,
+                &gametab_solve::endgame::Certificate {
+                    upper: g.certificate.0,
+                    lower: g.certificate.1,
+                },
+            );
+            format!(
+                "{game}: solved, value {} ({}), certified on its support to {:.1e} (bracket [{:.16}, {:.16}]), {} ({} LPs), last LP {} x {} ({} nonzeros), {seconds:.1} s",
+                exact.map_or_else(|| format!("{:.16}", g.value), |f| f.to_string()),
+                if exact.is_some() { "exact" } else { "no fraction inside the bracket" },
+                g.certificate.0 - g.certificate.1,
+                g.certificate.1,
+                g.certificate.0,
+                g.method,
+                g.lps,
+                g.size.0,
+                g.size.1,
+                g.size.2,
+            )
+        }
+        JobState::Partial(p) => format!(
+            "{game}: NOT solved yet: value in [{:.12}, {:.12}] after {} rounds and {:.0} s over all its jobs (last restricted LP {} x {}, {} nonzeros; {} sequences kept to resume from)",
+            p.bracket.0,
+            p.bracket.1,
+            p.rounds,
+            p.seconds,
+            p.size.0,
+            p.size.1,
+            p.size.2,
+            p.included.len()
+        ),
+    }
+}
+
+/// Solve `game` as a job: resume its job file in `dir` when it holds a
+/// restricted game, return it when it holds the solved game (certified
+/// again), else solve from nothing; write the job file.
+///
+/// # Errors
+/// HiGHS fails, the solution does not certify, or the file cannot be
+/// written. A damaged job file is set aside with a warning in the line.
+pub fn solve_job(
+    game: Endgame,
+    dir: &Path,
+    method: Method,
+    options: LpOptions,
+    budget: Option<Duration>,
+) -> Result<JobReport> {
+    let path = dir.join(job::file_name(game));
+    let print = fingerprint(options);
+    let mut warning = String::new();
+    let previous = match job::load(&path) {
+        Ok(Some(file)) => match job::check_game(&file.state, game) {
+            Ok(()) => Some(file),
+            Err(e) => {
+                warning = format!(" (ignored {}: {e:#})", path.display());
+                None
+            }
+        },
+        Ok(None) => None,
+        Err(e) => {
+            warning = format!(" (ignored {}: {e:#})", path.display());
+            None
+        }
+    };
+    let start = std::time::Instant::now();
+    let mut partial = None;
+    if let Some(file) = &previous {
+        match &file.state {
+            JobState::Solved(g) => match g.restore_sparse() {
+                Ok(_) => {
+                    let line = describe(game, &file.state, 0.0);
+                    return Ok(JobReport {
+                        state: file.state.clone(),
+                        found: true,
+                        line: format!("{line} (already in {}, certified again)", path.display()),
+                    });
+                }
+                Err(e) => {
+                    warning = format!(" (refused the solved game in {}: {e:#})", path.display())
+                }
+            },
+            JobState::Partial(p) => partial = Some(p),
+        }
+    }
+    let state = job::run(game, method, options, budget, partial)?;
+    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    let file = JobFile {
+        fingerprint: print,
+        state,
+    };
+    write_atomically(&path, &job::encode(&file)?)?;
+    let resumed = if partial.is_some() { ", resumed" } else { "" };
+    let line = describe(game, &file.state, start.elapsed().as_secs_f64());
+    Ok(JobReport {
+        state: file.state,
+        found: false,
+        line: format!("{line}{resumed}{warning}; {}", path.display()),
+    })
+}
+
+/// Run `gametab dice endgame solve`.
+///
+/// # Errors
+/// As [`solve_job`], or invalid arguments.
+pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<()> {
+    let game = game_of(&args.dice, args.sides, args.wild)?;
+    let (method, auto) = method_and_options(game);
+    let options = match args.lp {
+        JobLp::Auto => auto,
+        JobLp::Simplex => LpOptions::default(),
+        JobLp::Ipm => LpOptions {
+            method: "ipm",
+            ..LpOptions::default()
+        },
+        JobLp::IpmNoCrossover => LpOptions {
+            method: "ipm",
+            crossover: false,
+            ..LpOptions::default()
+        },
+    };
+    let report = solve_job(game, &job_dir(&args.cache), method, options, args.budget)?;
+    writeln!(out, "{}", report.line)?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn durations_parse() {
+        assert_eq!(parse_duration("90").unwrap(), Duration::from_secs(90));
+        assert_eq!(parse_duration("90s").unwrap(), Duration::from_secs(90));
+        assert_eq!(parse_duration("10m").unwrap(), Duration::from_secs(600));
+        assert_eq!(parse_duration("1h30m").unwrap(), Duration::from_secs(5400));
+        for bad in ["", "m", "10x", "0s", "-5"] {
+            assert!(parse_duration(bad).is_err(), "{bad}");
+        }
+    }
+
+    #[test]
+    fn job_file_names_name_their_game() {
+        let game = Endgame::new(2, 2, 5, true).unwrap();
+        assert_eq!(job::file_name(game), "2v2-5-wild.bin");
+        assert_eq!(job::game_of_file_name("2v2-5-wild.bin"), Some(game));
+        assert_eq!(job::game_of_file_name("2v2-5-wild.tmp"), None);
+        assert_eq!(job::game_of_file_name("2v2-05-wild.bin"), None);
+    }
+
+    /// A game cut off by its budget keeps its restricted game, the next
+    /// job resumes from it and solves it, and a third job finds it solved:
+    /// the value is the one a single solve gives.
+    #[test]
+    fn a_job_cut_off_resumes_and_a_solved_one_is_kept() {
+        let dir = tempfile::tempdir().unwrap();
+        let game = Endgame::new(2, 1, 3, false).unwrap();
+        let (method, options) = method_and_options(game);
+        let first = solve_job(game, dir.path(), method, options, Some(Duration::ZERO)).unwrap();
+        let JobState::Partial(p) = &first.state else {
+            panic!("not cut off: {}", first.line)
+        };
+        assert_eq!(p.rounds, 1);
+        assert!(!p.included.is_empty());
+        let second = solve_job(game, dir.path(), method, options, None).unwrap();
+        let JobState::Solved(g) = &second.state else {
+            panic!("not solved: {}", second.line)
+        };
+        assert!(second.line.contains("resumed"), "{}", second.line);
+        let once = gametab_solve::endgame::solve(game, LpOptions::default()).unwrap();
+        assert!((g.value - once.value).abs() < 1e-12);
+        assert_eq!(
+            g.restore_sparse().unwrap().exact.map(|f| f.to_string()),
+            Some("1/9".to_owned())
+        );
+        let third = solve_job(game, dir.path(), method, options, None).unwrap();
+        assert!(third.line.contains("already in"), "{}", third.line);
+        assert_eq!(third.state, second.state);
+    }
+}

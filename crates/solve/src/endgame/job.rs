@@ -1,0 +1,232 @@
+//! One endgame as a job of its own: solved (or resumed) within a budget
+//! into a job file of its own, which a later job resumes and a build
+//! merges. A job file holds either the solved game ([`CachedGame`], as in
+//! the build's cache, with its sparse certificate) or, for a game the
+//! budget cut off, the double oracle's restricted game (every included
+//! sequence), its rounds, time and tightest bracket, so that the next job
+//! resumes from it instead of from nothing. Nothing in it is trusted: a
+//! solved game is certified again when read, a restricted game is only a
+//! starting point (any set of sequences is one: the oracle's bounds and
+//! certificate do not depend on it).
+//!
+//! The file is framed as the build's cache ([`super::cache::frame`]) with
+//! the magic [`MAGIC`], its payload a [`JobFile`].
+
+use std::fs;
+use std::path::Path;
+use std::time::{Duration, Instant};
+
+use anyhow::{bail, ensure, Context, Result};
+use bincode::{Decode, Encode};
+
+use gametab_games::dice::endgame::{Endgame, Player};
+
+use super::cache::{self, fits, CachedGame};
+use super::oracle::{self, OracleOutcome};
+use super::restricted::RestrictedGame;
+use super::{lp, LpOptions, Method};
+
+/// The first bytes of a job file.
+pub const MAGIC: &[u8; 8] = b"GAMETABJ";
+
+/// Version of the job file's payload.
+pub const FORMAT_VERSION: u32 = 1;
+
+/// A game the budget cut off: where the double oracle stood.
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub struct PartialGame {
+    /// Dice of player 1 and 2, sides, wild ones.
+    pub key: (u8, u8, u8, bool),
+    /// Rounds so far, over every job of this game.
+    pub rounds: u32,
+    /// Seconds so far, over every job of this game.
+    pub seconds: f64,
+    /// The last restricted LP's value.
+    pub value: f64,
+    /// The tightest bracket of any round: (lower, upper) on the value.
+    pub bracket: (f64, f64),
+    /// Rows, columns, nonzeros of the last restricted LP.
+    pub size: (u64, u64, u64),
+    /// The restricted game: (history bits, action code, hands bits)
+    /// ([`RestrictedGame::included`]).
+    pub included: Vec<(u32, u8, u128)>,
+}
+
+/// What a job file holds.
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub enum JobState {
+    /// The solved game.
+    Solved(CachedGame),
+    /// A game the budget cut off.
+    Partial(PartialGame),
+}
+
+/// The payload of a job file.
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub struct JobFile {
+    /// What produced it (as the build's cache fingerprint).
+    pub fingerprint: String,
+    /// The state.
+    pub state: JobState,
+}
+
+/// The file name of `game`'s job: `2v2-5-wild.bin`.
+pub fn file_name(game: Endgame) -> String {
+    format!(
+        "{}v{}-{}-{}.bin",
+        game.dice(Player::One),
+        game.dice(Player::Two),
+        game.sides(),
+        game.rules_name()
+    )
+}
+
+/// The game a job file name names, if it is one ([`file_name`]).
+pub fn game_of_file_name(name: &str) -> Option<Endgame> {
+    let stem = name.strip_suffix(".bin")?;
+    let mut parts = stem.split('-');
+    let (dice, sides, rules) = (parts.next()?, parts.next()?, parts.next()?);
+    if parts.next().is_some() {
+        return None;
+    }
+    let (a, b) = dice.split_once('v')?;
+    let wild = match rules {
+        "wild" => true,
+        "normal" => false,
+        _ => return None,
+    };
+    let game = Endgame::new(a.parse().ok()?, b.parse().ok()?, sides.parse().ok()?, wild).ok()?;
+    (file_name(game) == name).then_some(game)
+}
+
+/// The job file at `path`: `Ok(None)` when there is none.
+///
+/// # Errors
+/// A file that cannot be read, is damaged, of another version, or for
+/// another game than its name says.
+pub fn load(path: &Path) -> Result<Option<JobFile>> {
+    let bytes = match fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
+        Err(error) => return Err(error).context("cannot read it"),
+    };
+    let (_, payload) = cache::unframe(&bytes, MAGIC, &[FORMAT_VERSION])?;
+    Ok(Some(cache::decode_all(payload)?))
+}
+
+/// The bytes of a job file.
+///
+/// # Errors
+/// The payload cannot be encoded.
+pub fn encode(file: &JobFile) -> Result<Vec<u8>> {
+    let payload = bincode::encode_to_vec(file, bincode::config::standard())
+        .context("cannot encode the job file")?;
+    Ok(cache::frame(MAGIC, FORMAT_VERSION, &payload))
+}
+
+fn key_of(game: Endgame) -> (u8, u8, u8, bool) {
+    (
+        game.dice(Player::One),
+        game.dice(Player::Two),
+        game.sides(),
+        game.wild(),
+    )
+}
+
+impl JobState {
+    /// The key of the game it holds.
+    pub fn key(&self) -> (u8, u8, u8, bool) {
+        match self {
+            JobState::Solved(g) => g.key,
+            JobState::Partial(p) => p.key,
+        }
+    }
+}
+
+/// Solve `game` by `method` within `budget` (the double oracle stops after
+/// the first round that ends after it; the full LP is never stopped),
+/// from `previous` when it is a restricted game the budget cut off before.
+/// A solved game is certified (the sparse certificate always, the dense
+/// one too when the game fits the tables, [`fits`]) before it is returned.
+///
+/// # Errors
+/// HiGHS fails, a previous restricted game is not one of `game`, or the
+/// solution does not certify.
+pub fn run(
+    game: Endgame,
+    method: Method,
+    options: LpOptions,
+    budget: Option<Duration>,
+    previous: Option<&PartialGame>,
+) -> Result<JobState> {
+    if let Some(p) = previous {
+        ensure!(
+            p.key == key_of(game),
+            "the restricted game is of another game"
+        );
+    }
+    let began = Instant::now();
+    if method == Method::FullLp {
+        let solved = super::solve_with(game, options, Method::FullLp)?;
+        return Ok(JobState::Solved(CachedGame::of(&solved)));
+    }
+    let start = previous
+        .map(|p| RestrictedGame::from_included(game, &p.included))
+        .transpose()?;
+    let deadline = budget.map(|b| began + b);
+    let (outcome, restricted) = oracle::solve_double_oracle_from(game, options, deadline, start)?;
+    let (rounds, seconds, bracket) = previous
+        .map_or((0, 0.0, (f64::NEG_INFINITY, f64::INFINITY)), |p| {
+            (p.rounds, p.seconds, p.bracket)
+        });
+    match outcome {
+        OracleOutcome::OutOfTime(state) => {
+            let [upper, lower] = state.best_bounds;
+            Ok(JobState::Partial(PartialGame {
+                key: key_of(game),
+                rounds: rounds + state.rounds,
+                seconds: seconds + began.elapsed().as_secs_f64(),
+                value: state.value,
+                bracket: (bracket.0.max(lower), bracket.1.min(upper)),
+                size: (state.size.rows, state.size.columns, state.size.nonzeros),
+                included: restricted.included(),
+            }))
+        }
+        OracleOutcome::Converged(mut found) => {
+            found.state.rounds += rounds;
+            if fits(game) {
+                let solved = super::certify_oracle(game, found)?;
+                return Ok(JobState::Solved(CachedGame::of(&solved)));
+            }
+            let entries = found.entries.map(|list| {
+                list.into_iter()
+                    .map(|(i, h, a, p)| cache::entry_of(i, h, a, p))
+                    .collect()
+            });
+            let cert = super::sparse_certificate(game, &entries)?;
+            let state = found.state;
+            let full = lp::full_size(game);
+            Ok(JobState::Solved(CachedGame {
+                key: key_of(game),
+                value: state.value,
+                method: Method::DoubleOracle.name().to_owned(),
+                size: (state.size.rows, state.size.columns, state.size.nonzeros),
+                full_size: (full.rows, full.columns, full.nonzeros),
+                lps: state.rounds,
+                strategies: entries,
+                certificate: (cert.upper, cert.lower),
+            }))
+        }
+    }
+}
+
+/// Check that a job file's state is for `game`.
+///
+/// # Errors
+/// It is another game's.
+pub fn check_game(state: &JobState, game: Endgame) -> Result<()> {
+    if state.key() != key_of(game) {
+        bail!("it holds {:?}, not {game}", state.key());
+    }
+    Ok(())
+}
