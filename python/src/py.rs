@@ -779,7 +779,7 @@ impl NativeTables {
         let dir = &self.dir;
         let batch = py
             .detach(|| crate::arrow::batch(tables, dir, schema))
-            .map_err(|e| tables_error(py, &anyhow::Error::from(e)))?;
+            .map_err(|e| tables_error(py, &e))?;
         Ok(ArrowTable {
             name: schema.name,
             batch,
