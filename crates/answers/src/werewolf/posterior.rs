@@ -69,7 +69,7 @@ pub fn document(log: &GameLog, rule: ScoringRule) -> Result<Report> {
 /// side engine's).
 ///
 /// # Errors
-/// As [`report`].
+/// As [`document`].
 pub fn document_with_roles(log: &GameLog, rule: ScoringRule) -> Result<Report> {
     super::role_report::report(log, rule)
 }
