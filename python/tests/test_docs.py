@@ -58,7 +58,16 @@ def python_blocks(page: pathlib.Path) -> List[str]:
 
 
 @pytest.mark.parametrize("page", ["docs/python.md", "README.md"])
-def test_pages_python_blocks_run(page: str) -> None:
+def test_pages_python_blocks_run(
+    page: str, tmp_path: pathlib.Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Each page runs where a reader runs it: a checkout whose ``tables/``
+    is a built set (here the tests' set, linked in; a clean clone has
+    none), with the repository's ``scripts`` and ``data`` beside it."""
+    (tmp_path / "tables").symlink_to(tables_dir().resolve(), target_is_directory=True)
+    for folder in ("scripts", "data", "python"):
+        (tmp_path / folder).symlink_to(REPO / folder, target_is_directory=True)
+    monkeypatch.chdir(tmp_path)
     blocks = python_blocks(REPO / page)
     assert blocks, f"{page} has no python block"
     namespace: Dict[str, Any] = {"__name__": "__page__"}
