@@ -64,46 +64,9 @@ fn venv_python() -> &'static Path {
     static PYTHON: OnceLock<PathBuf> = OnceLock::new();
     PYTHON.get_or_init(|| {
         let requirements = Path::new(NOTEBOOK_DIR).join("requirements.txt");
-        let pinned = std::fs::read(&requirements).expect("scripts/notebook/requirements.txt");
-        let venv = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("notebook-venv-{}", &blake2_hex(&pinned)[..16]));
-        let python = venv.join("bin").join("python");
-        // Written last, naming the venv's own path: a venv without it was
-        // interrupted, and one under another path was moved or copied (its
-        // scripts name the old path in their `#!` lines); both are rebuilt.
-        let complete = venv.join("gametab-requirements-installed");
-        if std::fs::read_to_string(&complete).is_ok_and(|at| at == venv.display().to_string()) {
-            return python;
-        }
-        if venv.exists() {
-            std::fs::remove_dir_all(&venv).expect("remove an incomplete virtualenv");
-        }
-        let created = run(Command::new(python3()).args(["-m", "venv"]).arg(&venv));
-        assert!(
-            created.status.success(),
-            "python3 -m venv failed (on Debian install python3-venv):\n{}",
-            text(&created.stderr)
-        );
-        let installed = run(Command::new(&python)
-            .args([
-                "-m",
-                "pip",
-                "install",
-                "--disable-pip-version-check",
-                "--no-input",
-            ])
-            .args(["--quiet", "-r"])
-            .arg(&requirements));
-        assert!(
-            installed.status.success(),
-            "pip install -r {} failed:\n{}{}",
-            requirements.display(),
-            text(&installed.stdout),
-            text(&installed.stderr)
-        );
-        std::fs::write(&complete, venv.display().to_string())
-            .expect("mark the virtualenv complete");
-        python
+        common::virtualenv("notebook-venv", &requirements, "tests/notebook.rs")
+            .join("bin")
+            .join("python")
     })
 }
 

@@ -18,8 +18,6 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::OnceLock;
 
-use gametab_lookup::io::blake2_hex;
-
 const REPO: &str = env!("CARGO_MANIFEST_DIR");
 
 fn run(command: &mut Command) -> Output {
@@ -45,37 +43,9 @@ fn venv_python() -> &'static Path {
     static PYTHON: OnceLock<PathBuf> = OnceLock::new();
     PYTHON.get_or_init(|| {
         let requirements = Path::new(REPO).join("python/tests/requirements.txt");
-        let pinned = std::fs::read(&requirements).expect("python/tests/requirements.txt");
-        let venv = Path::new(env!("CARGO_TARGET_TMPDIR"))
-            .join(format!("python-venv-{}", &blake2_hex(&pinned)[..16]));
-        let python = venv.join("bin").join("python");
-        let complete = venv.join("gametab-requirements-installed");
-        if std::fs::read_to_string(&complete).is_ok_and(|at| at == venv.display().to_string()) {
-            return python;
-        }
-        if venv.exists() {
-            std::fs::remove_dir_all(&venv).expect("remove an incomplete virtualenv");
-        }
-        let created = run(Command::new("python3").args(["-m", "venv"]).arg(&venv));
-        assert!(
-            created.status.success(),
-            "python3 -m venv failed (run scripts/setup, or apt-get install python3-venv):\n{}",
-            text(&created.stderr)
-        );
-        let installed = run(Command::new(&python)
-            .args(["-m", "pip", "install", "--disable-pip-version-check"])
-            .args(["--no-input", "--quiet", "-r"])
-            .arg(&requirements));
-        assert!(
-            installed.status.success(),
-            "pip install -r {} failed:\n{}{}",
-            requirements.display(),
-            text(&installed.stdout),
-            text(&installed.stderr)
-        );
-        std::fs::write(&complete, venv.display().to_string())
-            .expect("mark the virtualenv complete");
-        python
+        common::virtualenv("python-venv", &requirements, "the Python package's tests")
+            .join("bin")
+            .join("python")
     })
 }
 

@@ -353,3 +353,58 @@ pub const OLD_CLUEDO_LOG: &str = r#"{
   "accusations": [{"by": 3, "cards": ["Colonel Mustard", "Revolver", "Billiard Room"]}],
   "facts": [{"kind": "holds", "player": 3, "card": "Lead Piping"}]
 }"#;
+
+/// The directory of a virtualenv holding the pinned `requirements`, under
+/// the target's `tmp/` as `<prefix>-<hash of the requirements>`: created
+/// on first use (python3 -m venv, pip install -r) and reused while the
+/// requirements do not change. The notebook test, the Python package's
+/// tests and the API fuzz each keep one; `purpose` names the test in the
+/// failures, which say what to install.
+pub fn virtualenv(prefix: &str, requirements: &Path, purpose: &str) -> PathBuf {
+    let text = |bytes: &[u8]| String::from_utf8_lossy(bytes).into_owned();
+    let pinned = fs::read(requirements)
+        .unwrap_or_else(|e| panic!("cannot read {}: {e}", requirements.display()));
+    let venv = Path::new(env!("CARGO_TARGET_TMPDIR"))
+        .join(format!("{prefix}-{}", &blake2_hex(&pinned)[..16]));
+    // Written last, naming the venv's own path: a venv without it was
+    // interrupted, and one under another path was moved or copied (its
+    // scripts name the old path in their `#!` lines); both are rebuilt.
+    let complete = venv.join("gametab-requirements-installed");
+    if fs::read_to_string(&complete).is_ok_and(|at| at == venv.display().to_string()) {
+        return venv;
+    }
+    if venv.exists() {
+        fs::remove_dir_all(&venv).expect("remove an incomplete virtualenv");
+    }
+    let created = Command::new("python3")
+        .args(["-m", "venv"])
+        .arg(&venv)
+        .output()
+        .unwrap_or_else(|e| {
+            panic!(
+                "python3 is not installed, but {purpose} needs it with its venv module: run \
+                 scripts/setup or apt-get install python3 python3-venv ({e})"
+            )
+        });
+    assert!(
+        created.status.success(),
+        "python3 -m venv failed for {purpose} (run scripts/setup, or apt-get install \
+         python3-venv):\n{}",
+        text(&created.stderr)
+    );
+    let installed = Command::new(venv.join("bin").join("python"))
+        .args(["-m", "pip", "install", "--disable-pip-version-check"])
+        .args(["--no-input", "--quiet", "-r"])
+        .arg(requirements)
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run the virtualenv's pip: {e}"));
+    assert!(
+        installed.status.success(),
+        "pip install -r {} failed:\n{}{}",
+        requirements.display(),
+        text(&installed.stdout),
+        text(&installed.stderr)
+    );
+    fs::write(&complete, venv.display().to_string()).expect("mark the virtualenv complete");
+    venv
+}

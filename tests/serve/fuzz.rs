@@ -16,8 +16,6 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::time::{Duration, Instant};
 
-use gametab_lookup::io::blake2_hex;
-
 use super::common;
 use super::harness::Server;
 
@@ -36,52 +34,12 @@ const REQUIREMENTS: &str = concat!(
     "/scripts/api-fuzz/requirements.txt"
 );
 
-fn text(bytes: &[u8]) -> String {
-    String::from_utf8_lossy(bytes).into_owned()
-}
-
 /// The `schemathesis` of a virtualenv holding the pinned requirements,
 /// created on first use.
 fn schemathesis() -> PathBuf {
-    let pinned = std::fs::read(REQUIREMENTS).expect("scripts/api-fuzz/requirements.txt");
-    let venv = Path::new(env!("CARGO_TARGET_TMPDIR"))
-        .join(format!("api-fuzz-venv-{}", &blake2_hex(&pinned)[..16]));
-    let program = venv.join("bin").join("schemathesis");
-    // Written last, naming the venv's own path: a venv without it was
-    // interrupted, and one under another path was moved or copied (its
-    // scripts name the old path in their `#!` lines); both are rebuilt.
-    let complete = venv.join("gametab-requirements-installed");
-    if std::fs::read_to_string(&complete).is_ok_and(|at| at == venv.display().to_string()) {
-        return program;
-    }
-    if venv.exists() {
-        std::fs::remove_dir_all(&venv).expect("remove an incomplete virtualenv");
-    }
-    let created = Command::new("python3")
-        .args(["-m", "venv"])
-        .arg(&venv)
-        .output()
-        .unwrap_or_else(|e| {
-            panic!("python3 is needed for the API fuzz (scripts/setup installs it): {e}")
-        });
-    assert!(
-        created.status.success(),
-        "python3 -m venv failed (on Debian install python3-venv):\n{}",
-        text(&created.stderr)
-    );
-    let installed = Command::new(venv.join("bin").join("python"))
-        .args(["-m", "pip", "install", "--disable-pip-version-check"])
-        .args(["--no-input", "--quiet", "-r", REQUIREMENTS])
-        .output()
-        .unwrap();
-    assert!(
-        installed.status.success(),
-        "pip install -r {REQUIREMENTS} failed:\n{}{}",
-        text(&installed.stdout),
-        text(&installed.stderr)
-    );
-    std::fs::write(&complete, venv.display().to_string()).expect("mark the virtualenv complete");
-    program
+    common::virtualenv("api-fuzz-venv", Path::new(REQUIREMENTS), "the API fuzz")
+        .join("bin")
+        .join("schemathesis")
 }
 
 #[test]
