@@ -210,14 +210,16 @@ fn run(out: &mut dyn Write) -> Result<()> {
     let matches = command_line().get_matches();
     if let Some((name, game_matches)) = matches.subcommand() {
         if let Some(command) = registry::command_named(name) {
-            return (command.run)(game_matches, out);
+            return Ok((command.run)(game_matches, out)?);
         }
     }
     match Cli::from_arg_matches(&matches)?.command {
         Command::Build(args) => run_build(args, &mut { out }),
-        Command::Verify(args) => {
-            gametab_build::verify::cli::run(&args, &registry::verifiers(), &mut { out })
-        }
+        Command::Verify(args) => Ok(gametab_build::verify::cli::run(
+            &args,
+            &registry::verifiers(),
+            &mut { out },
+        )?),
         Command::Serve(args) => Ok(gametab_serve::run(args, &mut { out })?),
         Command::Completions { shell } => {
             // Into memory first: the generator panics on a failed write

@@ -5,9 +5,9 @@
 //! registry ([`crate::registry`]) lists them. This module knows no game,
 //! so a game's module can use it without depending on the list.
 
+use crate::error::Result;
 use std::io::Write;
 
-use anyhow::Result;
 use clap::{ArgMatches, Args, FromArgMatches, Subcommand};
 use gametab_lookup::registry::GameTables;
 use gametab_lookup::GameId;

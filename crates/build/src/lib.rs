@@ -24,7 +24,7 @@
 //!
 //! let tables = gametab_lookup::Tables::open(dir.path())?;
 //! assert_eq!(tables.werewolf()?.len(), answers.len());
-//! # Ok::<(), anyhow::Error>(())
+//! # Ok::<(), Box<dyn std::error::Error>>(())
 //! ```
 //!
 //! Layout: enumerations and row encoders (one module per game:
@@ -57,6 +57,7 @@
 
 pub mod cluedo;
 pub mod dice;
+pub mod error;
 pub mod game;
 pub mod known_answers;
 pub mod murder_plan;
@@ -71,6 +72,7 @@ pub mod registry;
 pub mod verify;
 pub mod werewolf;
 
+pub use error::{Error, Result};
 pub use options::BuildOptions;
 pub use output::TableWriter;
 pub use pipeline::{build, GameReport};

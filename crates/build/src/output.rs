@@ -2,12 +2,12 @@
 //! temporary file beside its destination and renamed into place, so a reader
 //! never sees a half-written table.
 
+use crate::error::{fail, Error, Result};
 use std::fs;
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::sync::{Mutex, PoisonError};
 
-use anyhow::{Context, Result};
 use gametab_lookup::io::{blake2_hex, TableData, GENERATOR_VERSION};
 use gametab_lookup::manifest::{Manifest, ManifestEntry, MANIFEST_FILE};
 use gametab_lookup::registry::DerivedFile;
@@ -51,8 +51,7 @@ impl TableWriter {
     /// A writer into `dir`, which is created if needed. Every file is
     /// synced to disk before it is renamed into place.
     pub fn new(dir: &Path) -> Result<TableWriter> {
-        fs::create_dir_all(dir)
-            .with_context(|| format!("cannot create output directory {}", dir.display()))?;
+        fs::create_dir_all(dir).map_err(|e| Error::io("create output directory", dir, e))?;
         Ok(TableWriter {
             dir: dir.to_path_buf(),
             written: Vec::new(),
@@ -81,12 +80,12 @@ impl TableWriter {
         for path in self.unsynced.drain(..) {
             fs::File::open(&path)
                 .and_then(|file| file.sync_all())
-                .with_context(|| format!("cannot sync {}", path.display()))?;
+                .map_err(|e| Error::io("sync", &path, e))?;
         }
         if self.defer_sync {
             fs::File::open(&self.dir)
                 .and_then(|dir| dir.sync_all())
-                .with_context(|| format!("cannot sync the directory {}", self.dir.display()))?;
+                .map_err(|e| Error::io("sync the directory", &self.dir, e))?;
         }
         Ok(())
     }
@@ -210,18 +209,18 @@ impl TableWriter {
         let mut written: Vec<&str> = self.written.iter().map(|w| w.file).collect();
         written.sort_unstable();
         if let Some(twice) = written.windows(2).find(|w| w[0] == w[1]) {
-            anyhow::bail!("table {} was written twice", twice[0]);
+            fail!(Check, "table {} was written twice", twice[0]);
         }
         for file in gametab_lookup::registry::all_files() {
             if written.binary_search(&file).is_err() {
-                anyhow::bail!("no builder wrote table {file}");
+                fail!(Check, "no builder wrote table {file}");
             }
         }
         if let Some(unknown) = written
             .iter()
             .find(|file| !gametab_lookup::registry::all_files().any(|f| f == **file))
         {
-            anyhow::bail!("table {unknown} belongs to no game of the registry");
+            fail!(Check, "table {unknown} belongs to no game of the registry");
         }
         Ok(())
     }
@@ -318,22 +317,20 @@ pub fn write_atomically(path: &Path, bytes: &[u8]) -> Result<()> {
 fn write_renamed(path: &Path, bytes: &[u8], sync: bool) -> Result<()> {
     let file_name = path
         .file_name()
-        .with_context(|| format!("{} has no file name", path.display()))?;
+        .ok_or_else(|| Error::Invalid(format!("{} has no file name", path.display())))?;
     let mut tmp_name = std::ffi::OsString::from(".");
     tmp_name.push(file_name);
     tmp_name.push(format!(".{}.tmp", std::process::id()));
     let tmp = path.with_file_name(tmp_name);
     let result = (|| -> Result<()> {
-        let mut file =
-            fs::File::create(&tmp).with_context(|| format!("cannot create {}", tmp.display()))?;
+        let mut file = fs::File::create(&tmp).map_err(|e| Error::io("create", &tmp, e))?;
         file.write_all(bytes)
-            .with_context(|| format!("cannot write {}", tmp.display()))?;
+            .map_err(|e| Error::io("write", &tmp, e))?;
         if sync {
-            file.sync_all()
-                .with_context(|| format!("cannot sync {}", tmp.display()))?;
+            file.sync_all().map_err(|e| Error::io("sync", &tmp, e))?;
         }
         fs::rename(&tmp, path)
-            .with_context(|| format!("cannot rename {} to {}", tmp.display(), path.display()))
+            .map_err(|e| Error::io(format!("rename {} to", tmp.display()), path, e))
     })();
     if result.is_err() {
         let _ = fs::remove_file(&tmp);

@@ -9,10 +9,9 @@
 //! place without syncing it; all of them (and the manifest) are synced
 //! together before verification, one journal flush instead of one per table.
 
+use crate::error::{fail, Context, Error, Result};
 use std::fs;
 use std::time::{Duration, Instant};
-
-use anyhow::{Context, Result};
 
 pub use crate::options::BuildOptions;
 use crate::output::TableWriter;
@@ -45,7 +44,7 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
     // Before any work: a file where the directory should go would only be
     // found when publishing, after the whole build.
     if options.out.exists() && !options.out.is_dir() {
-        anyhow::bail!(
+        fail!(Invalid,
             "--out {} is a file, not a directory: the build writes a directory of tables              (nothing was built)",
             options.out.display()
         );
@@ -54,8 +53,7 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
     let staging = staging_dir(&options.out);
     if staging.exists() {
         // Left over from an interrupted build: never trusted, rebuilt.
-        fs::remove_dir_all(&staging)
-            .with_context(|| format!("cannot clear {}", staging.display()))?;
+        fs::remove_dir_all(&staging).map_err(|e| Error::io("clear", &staging, e))?;
     }
     let mut writer = TableWriter::staging(&staging)?;
     let pool = rayon::ThreadPoolBuilder::new()

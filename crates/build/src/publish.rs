@@ -12,10 +12,10 @@
 //! to `out`; if that is interrupted between the two renames, the next build
 //! first moves `.<out>.previous` back ([`recover`]).
 
+use crate::error::{fail, Error, Result};
 use std::fs;
 use std::path::{Path, PathBuf};
 
-use anyhow::{bail, Context, Result};
 use gametab_lookup::manifest::MANIFEST_FILE;
 
 /// A hidden sibling `.<out name>.<suffix>` of `out`, on the same file
@@ -56,32 +56,31 @@ fn is_build_output(name: &str) -> bool {
 /// build output: a build replaces the whole directory and will not move
 /// such things around; or when a copy fails.
 fn carry_over(out: &Path, staging: &Path) -> Result<()> {
-    let entries = fs::read_dir(out).with_context(|| format!("cannot list {}", out.display()))?;
+    let entries = fs::read_dir(out).map_err(|e| Error::io("list", out, e))?;
     for entry in entries {
-        let entry = entry.with_context(|| format!("cannot list {}", out.display()))?;
+        let entry = entry.map_err(|e| Error::io("list", out, e))?;
         let name = entry.file_name().to_string_lossy().into_owned();
         if is_build_output(&name) {
             continue;
         }
         let path = entry.path();
-        let kind = entry
-            .file_type()
-            .with_context(|| format!("cannot stat {}", path.display()))?;
+        let kind = entry.file_type().map_err(|e| Error::io("stat", &path, e))?;
         if !kind.is_file() {
-            bail!(
+            fail!(
+                Invalid,
                 "{} is not a table file; the output directory is replaced as a whole, so it may \
                  only hold files (move {name} elsewhere or choose another --out)",
                 path.display()
             );
         }
         fs::copy(&path, staging.join(&name))
-            .with_context(|| format!("cannot copy {} into the new tables", path.display()))?;
+            .map_err(|e| Error::io("carry over into the new tables", &path, e))?;
     }
     let permissions = fs::metadata(out)
-        .with_context(|| format!("cannot stat {}", out.display()))?
+        .map_err(|e| Error::io("stat", out, e))?
         .permissions();
     fs::set_permissions(staging, permissions)
-        .with_context(|| format!("cannot set the permissions of {}", staging.display()))
+        .map_err(|e| Error::io("set the permissions of", staging, e))
 }
 
 /// Atomically exchange two directories (Linux `renameat2` with
@@ -104,7 +103,7 @@ fn exchange(a: &Path, b: &Path) -> Result<bool> {
     }
     let c_path = |p: &Path| {
         CString::new(p.as_os_str().as_bytes())
-            .with_context(|| format!("{} contains a NUL byte", p.display()))
+            .map_err(|_| Error::Invalid(format!("{} contains a NUL byte", p.display())))
     };
     let (a_c, b_c) = (c_path(a)?, c_path(b)?);
     // SAFETY: both pointers are valid NUL-terminated strings for the call.
@@ -124,8 +123,7 @@ fn exchange(a: &Path, b: &Path) -> Result<bool> {
     match error.raw_os_error() {
         // Not supported by the kernel or this file system: use the fallback.
         Some(22 | 38 | 95) => Ok(false),
-        _ => Err(error)
-            .with_context(|| format!("cannot exchange {} and {}", a.display(), b.display())),
+        _ => Err(Error::io(format!("exchange {} and", a.display()), b, error)),
     }
 }
 
@@ -140,13 +138,11 @@ fn exchange(_a: &Path, _b: &Path) -> Result<bool> {
 fn replace_by_renames(staging: &Path, out: &Path) -> Result<()> {
     let previous = previous_dir(out);
     if previous.exists() {
-        fs::remove_dir_all(&previous)
-            .with_context(|| format!("cannot clear {}", previous.display()))?;
+        fs::remove_dir_all(&previous).map_err(|e| Error::io("clear", &previous, e))?;
     }
-    fs::rename(out, &previous).with_context(|| format!("cannot move {} aside", out.display()))?;
-    fs::rename(staging, out)
-        .with_context(|| format!("cannot move the new tables into {}", out.display()))?;
-    fs::remove_dir_all(&previous).with_context(|| format!("cannot remove {}", previous.display()))
+    fs::rename(out, &previous).map_err(|e| Error::io("move aside", out, e))?;
+    fs::rename(staging, out).map_err(|e| Error::io("move the new tables into", out, e))?;
+    fs::remove_dir_all(&previous).map_err(|e| Error::io("remove", &previous, e))
 }
 
 /// Make a verified staging directory the output directory: rename it into
@@ -155,13 +151,12 @@ fn replace_by_renames(staging: &Path, out: &Path) -> Result<()> {
 pub fn publish(staging: &Path, out: &Path) -> Result<()> {
     if !out.exists() {
         return fs::rename(staging, out)
-            .with_context(|| format!("cannot move {} to {}", staging.display(), out.display()));
+            .map_err(|e| Error::io(format!("move {} to", staging.display()), out, e));
     }
     carry_over(out, staging)?;
     if exchange(staging, out)? {
         // `staging` now holds the previous set.
-        fs::remove_dir_all(staging)
-            .with_context(|| format!("cannot remove the previous set in {}", staging.display()))
+        fs::remove_dir_all(staging).map_err(|e| Error::io("remove the previous set in", staging, e))
     } else {
         replace_by_renames(staging, out)
     }
@@ -177,16 +172,10 @@ pub fn recover(out: &Path) -> Result<bool> {
         return Ok(false);
     }
     if out.exists() {
-        fs::remove_dir_all(&previous)
-            .with_context(|| format!("cannot remove {}", previous.display()))?;
+        fs::remove_dir_all(&previous).map_err(|e| Error::io("remove", &previous, e))?;
     } else {
-        fs::rename(&previous, out).with_context(|| {
-            format!(
-                "cannot restore {} from {}",
-                out.display(),
-                previous.display()
-            )
-        })?;
+        fs::rename(&previous, out)
+            .map_err(|e| Error::io(format!("restore {} from", out.display()), &previous, e))?;
     }
     Ok(true)
 }

@@ -30,7 +30,7 @@
 //! use gametab_solve::endgame::{self, Fraction, LpOptions};
 //! use gametab_solve::matrix_game::{self, NativeSolver, PayoffMatrix};
 //!
-//! # fn main() -> anyhow::Result<()> {
+//! # fn main() -> Result<(), Box<dyn std::error::Error>> {
 //! let rps = PayoffMatrix::new(3, 3, vec![
 //!     0.0, -1.0, 1.0,
 //!     1.0, 0.0, -1.0,

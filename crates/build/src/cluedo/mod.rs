@@ -14,10 +14,10 @@
 
 pub mod simulate;
 
+use crate::error::Result;
 use std::collections::BTreeMap;
 use std::time::Instant;
 
-use anyhow::Result;
 use gametab_games::cluedo::{FewCandidates, FewCandidatesSolver, Opponents, MAX_CANDIDATES};
 use gametab_lookup::cluedo::in_table_family;
 use gametab_lookup::cluedo::schema::{

@@ -6,9 +6,8 @@
 pub mod endgame;
 pub mod rows;
 
+use crate::error::Result;
 use std::time::Instant;
-
-use anyhow::Result;
 
 use gametab_games::dice::DiceGrid;
 use gametab_lookup::io::TableData;

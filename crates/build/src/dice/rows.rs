@@ -10,9 +10,9 @@
 //! therefore does not depend on the thread count, and no row is copied
 //! after it is computed.
 
+use crate::error::{check, Context, Result};
 use std::collections::BTreeMap;
 
-use anyhow::{ensure, Context, Result};
 use rayon::prelude::*;
 
 use gametab_games::dice::decision::{PUBLISHED_RAISE_BONUS, PUBLISHED_RAISE_REACH};
@@ -255,7 +255,11 @@ fn fill_bid_rows(grid: &DiceGrid, total: u32, out: BidRows<'_>) -> Result<()> {
             }
         }
     }
-    ensure!(at == out.total.len(), "bid rows of {total} dice miscounted");
+    check!(
+        Check,
+        at == out.total.len(),
+        "bid rows of {total} dice miscounted"
+    );
     Ok(())
 }
 
@@ -308,7 +312,8 @@ fn fill_posterior_rows(
             at += 1;
         }
     }
-    ensure!(
+    check!(
+        Check,
         at == out.total.len(),
         "posterior rows of {bidder} of {total} dice miscounted"
     );
@@ -392,7 +397,8 @@ fn fill_decision_rows(
             }
         }
     }
-    ensure!(
+    check!(
+        Check,
         at == out.players.len(),
         "decision rows of {} players miscounted",
         game.players

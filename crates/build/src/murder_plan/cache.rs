@@ -52,12 +52,12 @@
 //! entries and nothing after them. Nothing is allocated from a length read
 //! out of the file before the checksum has matched.
 
+use crate::error::{Context, Result};
 use std::collections::BTreeMap;
 use std::fs;
 use std::io::{self, Read};
 use std::path::Path;
 
-use anyhow::{Context, Result};
 use bincode::config::{Configuration, LittleEndian, Varint};
 use bincode::{Decode, Encode};
 use blake2::digest::consts::U32;

@@ -1,9 +1,9 @@
 //! `gametab murder-plan solve`: solve the game up to a horizon and print the
 //! value and both optimal strategies of one state, as text or JSON.
 
+use crate::error::{fail, Context, Result};
 use std::io::Write;
 
-use anyhow::{bail, Context, Result};
 use clap::{Args, Subcommand};
 use serde_json::json;
 
@@ -54,7 +54,8 @@ pub fn run(command: MurderPlanCommand, out: &mut impl Write) -> Result<()> {
 
 fn solve(args: &SolveArgs, out: &mut impl Write) -> Result<()> {
     if args.days == 0 || args.days > MAX_SOLVE_DAYS {
-        bail!(
+        fail!(
+            Invalid,
             "--days {} is out of range (1..={MAX_SOLVE_DAYS})",
             args.days
         );

@@ -19,9 +19,8 @@ pub mod successors;
 pub mod tables;
 pub mod turns;
 
+use crate::error::{chain, Context, Error, Result};
 use std::time::Instant;
-
-use anyhow::{Context, Result};
 
 use crate::game::{command_group_of, command_of, parse, GameBuild, GameCommand, Plot};
 use crate::options::BuildOptions;
@@ -93,7 +92,7 @@ pub const GAME: GameBuild = GameBuild {
 pub fn write_bundle(tables: Vec<TableData>, writer: &mut TableWriter) -> Result<bundle::Encoded> {
     let tables: [TableData; 5] = tables
         .try_into()
-        .map_err(|_| anyhow::anyhow!("the Murder Plan writes five tables"))?;
+        .map_err(|_| Error::check("the Murder Plan writes five tables"))?;
     let loaded = MurderPlanTables::from_tables(tables)
         .context("loading the Murder Plan tables for the browser bundle")?;
     let encoded = bundle::encode(&loaded, GENERATOR_VERSION)
@@ -128,15 +127,15 @@ pub fn build_tables(options: &BuildOptions, writer: &mut TableWriter) -> Result<
     let mut save = |cache: &cache::GameCache| {
         let Some(path) = &saving else { return };
         let saved = match path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            Some(dir) => std::fs::create_dir_all(dir)
-                .with_context(|| format!("cannot create {}", dir.display())),
+            Some(dir) => std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e)),
             None => Ok(()),
         }
         .and_then(|()| cache.save(path, &fingerprint));
         if let Err(e) = saved {
             warnings.push(format!(
-                "cannot save the game cache {}: {e:#}",
-                path.display()
+                "cannot save the game cache {}: {}",
+                path.display(),
+                chain(&e)
             ));
             saving = None;
         }

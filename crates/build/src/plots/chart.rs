@@ -3,7 +3,7 @@
 //! no font files or system libraries are involved, and the same chart always
 //! gives the same bytes).
 
-use anyhow::{anyhow, ensure, Result};
+use crate::error::{check, Error, Result};
 use plotters::coord::Shift;
 use plotters::element::DashedPathElement;
 use plotters::prelude::*;
@@ -89,7 +89,8 @@ impl LineChart {
     fn validate(&self) -> Result<()> {
         let (x0, x1) = self.x_range;
         let (y0, y1) = self.y_range;
-        ensure!(
+        check!(
+            Check,
             x0 < x1 && y0 < y1,
             "chart {:?}: empty axis range x {x0}..{x1}, y {y0}..{y1}",
             self.title
@@ -100,11 +101,10 @@ impl LineChart {
                 .iter()
                 .find(|&&(x, y)| !(x0..=x1).contains(&x) || !(y0..=y1).contains(&y));
             if let Some((x, y)) = outside {
-                return Err(anyhow!(
+                return Err(Error::Plot(format!(
                     "chart {:?}: point ({x}, {y}) of series {:?} lies outside the axes",
-                    self.title,
-                    s.label
-                ));
+                    self.title, s.label
+                )));
             }
         }
         Ok(())
@@ -121,7 +121,7 @@ impl LineChart {
             self,
             SVGBackend::with_string(&mut svg, SIZE).into_drawing_area(),
         )
-        .map_err(|e| anyhow!("drawing chart {:?}: {e}", self.title))?;
+        .map_err(|e| Error::Plot(format!("drawing chart {:?}: {e}", self.title)))?;
         Ok(svg)
     }
 }

@@ -3,7 +3,7 @@
 //! equilibrium, in the same endgame (one die each, six sides, normal
 //! rules), both read from the tables.
 
-use anyhow::{Context, Result};
+use crate::error::{check, Context, Result};
 use gametab_games::dice::endgame::{Endgame, Player};
 use gametab_games::dice::{FaceClass, PosteriorQuestion, Reliability, Variant};
 use gametab_lookup::dice::Source as DiceSource;
@@ -66,7 +66,8 @@ pub fn dice_endgame_posteriors(tables: &Tables) -> Result<LineChart> {
                 Reliability::new(rel)?,
             )?;
             let answer = dice.posterior(&question)?;
-            anyhow::ensure!(
+            check!(
+                Check,
                 answer.source == DiceSource::Table,
                 "no bidder-posterior row for N = 2, n_b = 1, rel = {rel}"
             );

@@ -6,7 +6,7 @@
 //! from the known-answer file (`data/published.csv`, [`crate::known_answers`]),
 //! the copy the tests check against the tables.
 
-use anyhow::{bail, ensure, Context, Result};
+use crate::error::{check, fail, Context, Result};
 use gametab_games::cluedo::{FewCandidates, Opponents};
 use gametab_games::dice::{BidQuestion, BidRow, DiceInPlay, FaceClass, Reliability, Variant};
 use gametab_games::murder_plan::Offset;
@@ -53,7 +53,8 @@ const FIRM_RELIABILITY: f64 = 2.0;
 /// the spec's table read row by row.
 fn published_win_rates() -> Result<Vec<(u8, String, f64)>> {
     let rows = known_answers::select("murder_plan", "win_rate")?;
-    ensure!(
+    check!(
+        Check,
         !rows.is_empty(),
         "{} has no Murder Plan win rates",
         known_answers::FILE
@@ -100,7 +101,8 @@ fn published_dice_points() -> Result<Vec<(i32, f64)>> {
             points.push((row.parse_parameter("bid_count")?, 100.0 * row.value));
         }
     }
-    ensure!(
+    check!(
+        Check,
         !points.is_empty(),
         "{} has no probability of the charted Liar's Dice case",
         known_answers::FILE
@@ -179,7 +181,11 @@ pub fn murder_plan_win_rates(tables: &Tables) -> Result<LineChart> {
     let rates = published_win_rates()?;
     let horizons = || rates.iter().map(|&(d, _, _)| d);
     let (Some(first), Some(last)) = (horizons().min(), horizons().max()) else {
-        bail!("{} has no Murder Plan win rates", known_answers::FILE);
+        fail!(
+            Check,
+            "{} has no Murder Plan win rates",
+            known_answers::FILE
+        );
     };
     let mut published = series(
         Some(format!("published (spec), D = {first}..{last}")),
@@ -283,7 +289,7 @@ pub fn dice_raw_vs_corrected(tables: &Tables) -> Result<LineChart> {
                 )?;
                 let answer = bids.bid(&question)?;
                 if answer.source != DiceSource::Table {
-                    bail!(
+                    fail!(Check,
                         "{}: no row for N={n}, m={m}, n_b={nb}, k={my_fives}, rel={reliability}, q={bid}",
                         BID_PROBABILITIES.file
                     );
@@ -383,7 +389,8 @@ pub fn cluedo_exact_vs_heuristic(tables: &Tables) -> Result<LineChart> {
         )?;
         let (answer, source) = table.answer(&config)?;
         if source != Source::Table {
-            bail!(
+            fail!(
+                Check,
                 "{}: configuration {config} is not in the table",
                 FEW_CANDIDATES.file
             );
@@ -454,7 +461,8 @@ pub fn cluedo_heuristic_error(tables: &Tables) -> Result<LineChart> {
     let mut groups: std::collections::BTreeMap<u64, (f64, f64, f64, u64)> = Default::default();
     for row in rows {
         let (h, p) = (row.p_heuristic, row.p_envelope);
-        ensure!(
+        check!(
+            Check,
             (0.0..=1.0).contains(&h) && (0.0..=1.0).contains(&p),
             "{}: probability outside [0, 1]",
             FEW_CANDIDATES.file
@@ -467,7 +475,12 @@ pub fn cluedo_heuristic_error(tables: &Tables) -> Result<LineChart> {
         group.2 = group.2.max(p);
         group.3 += 1;
     }
-    ensure!(!groups.is_empty(), "{} has no rows", FEW_CANDIDATES.file);
+    check!(
+        Check,
+        !groups.is_empty(),
+        "{} has no rows",
+        FEW_CANDIDATES.file
+    );
     let mut diagonal = series(
         Some("exact = heuristic".into()),
         vec![(0.0, 0.0), (100.0, 100.0)],

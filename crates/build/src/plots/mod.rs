@@ -12,9 +12,9 @@ mod chart;
 mod endgame;
 mod games;
 
+use crate::error::{Context, Error, Result};
 use std::path::Path;
 
-use anyhow::{Context, Result};
 use gametab_lookup::Tables;
 
 pub use chart::{LegendCorner, LineChart, Series, Stroke};
@@ -69,8 +69,7 @@ pub struct WrittenPlot {
 /// file that cannot be written.
 pub fn write_plots(plots: &[&Plot], tables: &Tables, dir: &Path) -> Result<Vec<WrittenPlot>> {
     let plots_dir = dir.join(PLOTS_DIR);
-    std::fs::create_dir_all(&plots_dir)
-        .with_context(|| format!("cannot create {}", plots_dir.display()))?;
+    std::fs::create_dir_all(&plots_dir).map_err(|e| Error::io("create", &plots_dir, e))?;
     let mut written = Vec::new();
     for (plot, file) in plots.iter().zip(plot_files(plots)) {
         let chart = (plot.draw)(tables).with_context(|| format!("drawing {file}"))?;

@@ -1,10 +1,10 @@
 //! The `gametab verify` subcommand: arguments, the run, the exit status.
 
+use crate::error::{fail, Result};
 use std::io::Write;
 use std::path::PathBuf;
 use std::time::Instant;
 
-use anyhow::{bail, Result};
 use clap::Args;
 
 use super::{verify, GameVerifier, Sampling, DEFAULT_SAMPLE, DEFAULT_SEED};
@@ -59,7 +59,8 @@ pub fn run(args: &VerifyArgs, games: &[GameVerifier], out: &mut impl Write) -> R
     };
     if !report.is_ok() {
         let files = report.files.iter().filter(|f| !f.is_ok()).count();
-        bail!(
+        fail!(
+            Check,
             "{} mismatches in {files} file(s) of {}",
             report.mismatches(),
             args.tables.display()

@@ -7,6 +7,7 @@
 //! tables are then rebuilt from the stored strategies and compared with the
 //! files cell by cell: every row, not a sample.
 
+use crate::error::{chain, Error};
 use gametab_games::dice::endgame::Strategy;
 use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY, ENDGAME_VALUES};
 use gametab_lookup::dice::EndgameTables;
@@ -106,7 +107,7 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
                 };
                 let sparse =
                     rows(&one).and_then(|a| Ok(sparse::certify_pair(&a, &rows(&two)?).certificate));
-                (one, two, cert, sparse.map_err(|e| format!("{e:#}")))
+                (one, two, cert, sparse.map_err(|e| chain(&e)))
             })
         })
         .collect();
@@ -169,8 +170,8 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
     let rebuilt = match rows::tables(&games) {
         Ok(t) => [Ok(t.values), Ok(t.strategy.data), Ok(t.posteriors)],
         Err(e) => {
-            let text = format!("{e:#}");
-            [0, 1, 2].map(|_| Err(anyhow::anyhow!("{text}")))
+            let text = chain(&e);
+            [0, 1, 2].map(|_| Err(Error::Check(text.clone())))
         }
     };
     let schemas = [ENDGAME_VALUES, ENDGAME_STRATEGY, ENDGAME_POSTERIORS];

@@ -21,9 +21,9 @@ pub mod report;
 pub mod sample;
 pub mod werewolf;
 
+use crate::error::Result;
 use std::path::Path;
 
-use anyhow::Result;
 use rayon::prelude::*;
 
 pub use report::{Finding, Report, TableCheck};

@@ -11,9 +11,9 @@
 
 pub mod rows;
 
+use crate::error::{Context, Result};
 use std::time::Instant;
 
-use anyhow::{Context, Result};
 use rayon::prelude::*;
 
 use gametab_games::werewolf::{EarlyAnswer, EARLY_FAMILY};

@@ -37,7 +37,7 @@
 use std::fs;
 use std::path::Path;
 
-use anyhow::{bail, ensure, Context, Result};
+use super::error::{check, Error, Result};
 use bincode::{Decode, Encode};
 use blake2::digest::consts::U32;
 use blake2::{Blake2b, Digest};
@@ -187,7 +187,8 @@ pub fn strategies_before_fill(
     game: Endgame,
     entries: &[Vec<CachedEntry>; 2],
 ) -> Result<[Strategy; 2]> {
-    ensure!(
+    check!(
+        BadEntries,
         Player::BOTH
             .iter()
             .all(|&p| Strategy::slots(game, p) <= MAX_STRATEGY_SLOTS),
@@ -200,7 +201,8 @@ pub fn strategies_before_fill(
         let mut cleared: Option<(u8, u32)> = None;
         for &(hand, h, action, prob) in entries {
             let history = History(h);
-            ensure!(
+            check!(
+                BadEntries,
                 usize::from(hand) < hands
                     && (h as usize) < game.history_count()
                     && game.to_move(history) == strategy.player(),
@@ -211,7 +213,8 @@ pub fn strategies_before_fill(
                 0 => Action::Call,
                 b => Action::Bid(b - 1),
             };
-            ensure!(
+            check!(
+                BadEntries,
                 game.is_legal(history, action),
                 "{game}: action {action:?} is not legal after history {h}"
             );
@@ -294,7 +297,7 @@ impl CachedGame {
     pub fn restore_sparse(&self) -> Result<SparseSolved> {
         let game = self.game()?;
         let method = Method::from_name(&self.method)
-            .with_context(|| format!("{game}: unknown method {:?}", self.method))?;
+            .ok_or_else(|| Error::BadFile(format!("{game}: unknown method {:?}", self.method)))?;
         let certificate = super::sparse_certificate(game, &self.strategies)?;
         Ok(SparseSolved {
             game,
@@ -319,7 +322,7 @@ impl CachedGame {
         let (a, b, sides, wild) = self.key;
         let game = Endgame::new(a, b, sides, wild)?;
         let method = Method::from_name(&self.method)
-            .with_context(|| format!("{game}: unknown method {:?}", self.method))?;
+            .ok_or_else(|| Error::BadFile(format!("{game}: unknown method {:?}", self.method)))?;
         let mut entries = self.strategies.clone();
         for list in &mut entries {
             // Sorted by (hand, history, action), so one set's entries are
@@ -328,10 +331,11 @@ impl CachedGame {
         }
         let (strategies, cert) = strategies_from_entries(game, &entries)?;
         if !cert.is_certified() {
-            bail!(
-                "{game}: the cached strategies do not certify (exploitability {:e})",
-                cert.exploitability()
-            );
+            return Err(Error::Uncertified {
+                game,
+                what: "the cached strategies do not certify",
+                exploitability: cert.exploitability(),
+            });
         }
         let sparse = super::sparse_certificate(game, &entries)?;
         Ok(SolvedEndgame {
@@ -359,31 +363,39 @@ impl CachedGame {
 /// A file too large, truncated, of other magic bytes or another version,
 /// with a checksum or length that does not match.
 pub fn unframe<'a>(bytes: &'a [u8], magic: &[u8; 8], versions: &[u32]) -> Result<(u32, &'a [u8])> {
-    ensure!(
+    check!(
+        BadFile,
         bytes.len() as u64 <= MAX_FILE_BYTES,
         "larger than {MAX_FILE_BYTES} bytes"
     );
-    ensure!(
+    check!(
+        BadFile,
         bytes.len() >= HEADER_LEN + CHECKSUM_LEN,
         "truncated ({} bytes)",
         bytes.len()
     );
-    ensure!(
+    check!(
+        BadFile,
         bytes.starts_with(magic),
         "not an endgame cache (wrong magic bytes)"
     );
-    let version = u32::from_le_bytes(bytes[8..12].try_into()?);
-    ensure!(
+    let version = u32::from_le_bytes([bytes[8], bytes[9], bytes[10], bytes[11]]);
+    check!(
+        BadFile,
         versions.contains(&version),
         "format version {version}, this build reads version(s) {versions:?}"
     );
     let (body, stored) = bytes.split_at(bytes.len() - CHECKSUM_LEN);
-    ensure!(
+    check!(
+        BadFile,
         checksum(body) == stored,
         "checksum mismatch (corrupt or truncated file)"
     );
-    let payload_len = u64::from_le_bytes(body[12..20].try_into()?);
-    ensure!(
+    let mut length = [0u8; 8];
+    length.copy_from_slice(&body[12..20]);
+    let payload_len = u64::from_le_bytes(length);
+    check!(
+        BadFile,
         payload_len == (body.len() - HEADER_LEN) as u64,
         "payload length does not match the file length"
     );
@@ -409,8 +421,8 @@ pub fn frame(magic: &[u8; 8], version: u32, payload: &[u8]) -> Vec<u8> {
 pub fn decode_all<T: Decode<()>>(payload: &[u8]) -> Result<T> {
     let (value, read): (T, usize) =
         bincode::decode_from_slice(payload, bincode::config::standard())
-            .context("malformed payload")?;
-    ensure!(read == payload.len(), "bytes after the payload");
+            .map_err(Error::Malformed)?;
+    check!(BadFile, read == payload.len(), "bytes after the payload");
     Ok(value)
 }
 
@@ -425,7 +437,7 @@ pub fn load(path: &Path, fingerprint: &str) -> Result<Option<Vec<CachedGame>>> {
     let bytes = match fs::read(path) {
         Ok(bytes) => bytes,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(error).context("cannot read it"),
+        Err(error) => return Err(Error::Read(error)),
     };
     let (version, payload) = unframe(&bytes, MAGIC, &[2, FORMAT_VERSION])?;
     let file = match version {
@@ -450,9 +462,10 @@ pub fn load(path: &Path, fingerprint: &str) -> Result<Option<Vec<CachedGame>>> {
                     .collect(),
             }
         }
-        other => bail!("format version {other}"),
+        other => return Err(Error::BadFile(format!("format version {other}"))),
     };
-    ensure!(
+    check!(
+        BadFile,
         file.fingerprint == fingerprint,
         "built by another solver ({:?}, expected {fingerprint:?})",
         file.fingerprint
@@ -472,7 +485,11 @@ pub fn encode(fingerprint: &str, games: &[SolvedEndgame]) -> Result<Vec<u8>> {
         fingerprint: fingerprint.to_owned(),
         games: cached,
     };
-    let payload = bincode::encode_to_vec(&file, bincode::config::standard())
-        .context("cannot encode the endgame cache")?;
+    let payload = bincode::encode_to_vec(&file, bincode::config::standard()).map_err(|source| {
+        Error::Encode {
+            what: "endgame cache",
+            source,
+        }
+    })?;
     Ok(frame(MAGIC, FORMAT_VERSION, &payload))
 }

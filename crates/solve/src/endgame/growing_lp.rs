@@ -14,7 +14,7 @@
 use std::ffi::{c_void, CString};
 use std::ptr::NonNull;
 
-use anyhow::{bail, Result};
+use super::error::{Error, Result};
 use highs_sys as ffi;
 
 use super::LpOptions;
@@ -70,13 +70,14 @@ pub struct NewColumn {
 
 fn check(status: ffi::HighsInt, what: &str) -> Result<()> {
     if status == ffi::kHighsStatusError {
-        bail!("HiGHS failed in {what}");
+        return Err(Error::Highs(format!("HiGHS failed in {what}")));
     }
     Ok(())
 }
 
 fn index(i: usize, what: &str) -> Result<ffi::HighsInt> {
-    ffi::HighsInt::try_from(i).map_err(|_| anyhow::anyhow!("{what} {i} exceeds HiGHS's index type"))
+    ffi::HighsInt::try_from(i)
+        .map_err(|_| Error::Highs(format!("{what} {i} exceeds HiGHS's index type")))
 }
 
 impl GrowingLp {
@@ -90,7 +91,7 @@ impl GrowingLp {
         // SAFETY: Highs_create has no preconditions; a null result is
         // handled.
         let highs = NonNull::new(unsafe { ffi::Highs_create() })
-            .ok_or_else(|| anyhow::anyhow!("HiGHS could not be created"))?;
+            .ok_or_else(|| Error::Highs("HiGHS could not be created".into()))?;
         let lp = GrowingLp {
             highs,
             crossover: options.crossover,
@@ -121,7 +122,8 @@ impl GrowingLp {
     }
 
     fn name(option: &str) -> Result<CString> {
-        Ok(CString::new(option)?)
+        CString::new(option)
+            .map_err(|_| Error::Internal(format!("a HiGHS option {option:?} with a NUL byte")))
     }
 
     fn set_bool(&self, option: &str, value: bool) -> Result<()> {
@@ -199,10 +201,10 @@ impl GrowingLp {
             starts.push(index(columns.len(), "nonzero")?);
             for &(column, value) in &row.entries {
                 if column >= self.columns {
-                    bail!(
+                    return Err(Error::Internal(format!(
                         "a new row's coefficient on column {column} of {}",
                         self.columns
-                    );
+                    )));
                 }
                 columns.push(index(column, "column")?);
                 values.push(value);
@@ -252,7 +254,10 @@ impl GrowingLp {
             starts.push(index(rows.len(), "nonzero")?);
             for &(row, value) in &column.entries {
                 if row >= self.rows {
-                    bail!("a new column's coefficient on row {row} of {}", self.rows);
+                    return Err(Error::Internal(format!(
+                        "a new column's coefficient on row {row} of {}",
+                        self.rows
+                    )));
                 }
                 rows.push(index(row, "row")?);
                 values.push(value);
@@ -302,7 +307,9 @@ impl GrowingLp {
             status = unsafe { ffi::Highs_getModelStatus(self.ptr()) };
         }
         if status != ffi::kHighsModelStatusOptimal {
-            bail!("the restricted LP ended with HiGHS model status {status}, not optimal");
+            return Err(Error::Highs(format!(
+                "the restricted LP ended with HiGHS model status {status}, not optimal"
+            )));
         }
         let (mut columns, mut column_duals) = (vec![0.0; self.columns], vec![0.0; self.columns]);
         let (mut rows, mut row_duals) = (vec![0.0; self.rows], vec![0.0; self.rows]);

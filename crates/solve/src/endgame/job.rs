@@ -16,7 +16,7 @@ use std::fs;
 use std::path::Path;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, ensure, Context, Result};
+use super::error::{check, Error, Result};
 use bincode::{Decode, Encode};
 
 use gametab_games::dice::endgame::{Endgame, Player};
@@ -108,7 +108,7 @@ pub fn load(path: &Path) -> Result<Option<JobFile>> {
     let bytes = match fs::read(path) {
         Ok(bytes) => bytes,
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
-        Err(error) => return Err(error).context("cannot read it"),
+        Err(error) => return Err(Error::Read(error)),
     };
     let (_, payload) = cache::unframe(&bytes, MAGIC, &[FORMAT_VERSION])?;
     Ok(Some(cache::decode_all(payload)?))
@@ -119,8 +119,12 @@ pub fn load(path: &Path) -> Result<Option<JobFile>> {
 /// # Errors
 /// The payload cannot be encoded.
 pub fn encode(file: &JobFile) -> Result<Vec<u8>> {
-    let payload = bincode::encode_to_vec(file, bincode::config::standard())
-        .context("cannot encode the job file")?;
+    let payload = bincode::encode_to_vec(file, bincode::config::standard()).map_err(|source| {
+        Error::Encode {
+            what: "job file",
+            source,
+        }
+    })?;
     Ok(cache::frame(MAGIC, FORMAT_VERSION, &payload))
 }
 
@@ -160,7 +164,8 @@ pub fn run(
     previous: Option<&PartialGame>,
 ) -> Result<JobState> {
     if let Some(p) = previous {
-        ensure!(
+        check!(
+            BadEntries,
             p.key == key_of(game),
             "the restricted game is of another game"
         );
@@ -226,7 +231,10 @@ pub fn run(
 /// It is another game's.
 pub fn check_game(state: &JobState, game: Endgame) -> Result<()> {
     if state.key() != key_of(game) {
-        bail!("it holds {:?}, not {game}", state.key());
+        return Err(Error::BadFile(format!(
+            "it holds {:?}, not {game}",
+            state.key()
+        )));
     }
     Ok(())
 }

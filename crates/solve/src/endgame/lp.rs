@@ -27,7 +27,7 @@
 use std::num::NonZeroU32;
 use std::time::{Duration, Instant};
 
-use anyhow::{bail, Context, Result};
+use super::error::{Error, Expect, Result};
 use highs::{ColProblem, HighsModelStatus, Model, Row, Sense, SolvedModel};
 
 use gametab_games::dice::endgame::{Action, Endgame, Hands, History, Player, Strategy};
@@ -147,7 +147,7 @@ fn weighted_payoff(
 /// HiGHS refuses the model, or ends with any status but optimal.
 pub fn run_highs(problem: ColProblem, game: Endgame, options: LpOptions) -> Result<SolvedModel> {
     let mut model = Model::try_new(problem)
-        .map_err(|status| anyhow::anyhow!("HiGHS refused the LP of {game}: {status:?}"))?;
+        .map_err(|status| Error::Highs(format!("HiGHS refused the LP of {game}: {status:?}")))?;
     model.make_quiet();
     model.set_sense(Sense::Maximise);
     model.set_threads(NonZeroU32::new(options.threads.max(1)).unwrap_or(NonZeroU32::MIN));
@@ -159,9 +159,12 @@ pub fn run_highs(problem: ColProblem, game: Endgame, options: LpOptions) -> Resu
     }
     let solved = model
         .try_solve()
-        .map_err(|status| anyhow::anyhow!("HiGHS failed on the LP of {game}: {status:?}"))?;
+        .map_err(|status| Error::Highs(format!("HiGHS failed on the LP of {game}: {status:?}")))?;
     if solved.status() != HighsModelStatus::Optimal {
-        bail!("the LP of {game} ended {:?}, not optimal", solved.status());
+        return Err(Error::Highs(format!(
+            "the LP of {game} ended {:?}, not optimal",
+            solved.status()
+        )));
     }
     Ok(solved)
 }
@@ -223,13 +226,17 @@ pub fn solve_lp(game: Endgame, maximiser: Player, options: LpOptions) -> Result<
             if moved_last(h, maximiser) {
                 entries.clear();
                 entries.push((
-                    row(infoset_rows.get(i, h.parent()).context("parent infoset")?),
+                    row(infoset_rows
+                        .get(i, h.parent())
+                        .expect_internal("parent infoset")?),
                     1.0,
                 ));
                 for action in game.actions(h) {
                     match action {
                         Action::Bid(b) => {
-                            let below = infoset_rows.get(i, h.then(b)).context("child infoset")?;
+                            let below = infoset_rows
+                                .get(i, h.then(b))
+                                .expect_internal("child infoset")?;
                             entries.push((row(below), -1.0));
                         }
                         Action::Call => {
@@ -240,7 +247,7 @@ pub fn solve_lp(game: Endgame, maximiser: Player, options: LpOptions) -> Result<
                                     h,
                                     [(&hands_max, i), (&hands_min, j)],
                                 );
-                                let call = call_rows.get(j, h).context("call row")?;
+                                let call = call_rows.get(j, h).expect_internal("call row")?;
                                 entries.push((row(call), -payoff));
                             }
                         }
@@ -253,11 +260,11 @@ pub fn solve_lp(game: Endgame, maximiser: Player, options: LpOptions) -> Result<
             }
             if moves_at(h, maximiser) && !h.is_empty() {
                 entries.clear();
-                entries.push((row(infoset_rows.get(i, h).context("infoset")?), 1.0));
+                entries.push((row(infoset_rows.get(i, h).expect_internal("infoset")?), 1.0));
                 for j in 0..hands_min.len() {
                     let payoff =
                         weighted_payoff(game, maximiser, h, [(&hands_max, i), (&hands_min, j)]);
-                    let bid = bid_rows.get(j, h).context("bid row")?;
+                    let bid = bid_rows.get(j, h).expect_internal("bid row")?;
                     entries.push((row(bid), -payoff));
                 }
                 size.nonzeros += entries.len() as u64;
@@ -276,11 +283,13 @@ pub fn solve_lp(game: Endgame, maximiser: Player, options: LpOptions) -> Result<
                     Action::Call => call_rows.get(j, h),
                     Action::Bid(b) => bid_rows.get(j, h.then(b)),
                 };
-                entries.push((row(own.context("own sequence row")?), 1.0));
+                entries.push((row(own.expect_internal("own sequence row")?), 1.0));
             }
             let root = h.len() < 2;
             if !root {
-                let parent = bid_rows.get(j, h.parent()).context("parent sequence row")?;
+                let parent = bid_rows
+                    .get(j, h.parent())
+                    .expect_internal("parent sequence row")?;
                 entries.push((row(parent), -1.0));
             }
             size.nonzeros += entries.len() as u64;
@@ -309,7 +318,7 @@ pub fn solve_lp(game: Endgame, maximiser: Player, options: LpOptions) -> Result<
                     Action::Call => call_columns.get(i, h),
                     Action::Bid(b) => bid_columns.get(i, h.then(b)),
                 };
-                let weight = primal[column.context("sequence column")? as usize];
+                let weight = primal[column.expect_internal("sequence column")? as usize];
                 max_plan.set(i, h, action, weight);
             }
         }
@@ -322,7 +331,7 @@ pub fn solve_lp(game: Endgame, maximiser: Player, options: LpOptions) -> Result<
                     Action::Call => call_rows.get(j, h),
                     Action::Bid(b) => bid_rows.get(j, h.then(b)),
                 };
-                let weight = duals[own.context("sequence row")? as usize].abs();
+                let weight = duals[own.expect_internal("sequence row")? as usize].abs();
                 min_plan.set(j, h, action, weight);
             }
         }

@@ -16,6 +16,7 @@
 
 pub mod cache;
 pub mod certificate;
+pub mod error;
 pub mod growing_lp;
 pub mod job;
 pub mod lp;
@@ -26,11 +27,10 @@ pub mod sparse;
 use std::fmt;
 use std::time::Duration;
 
-use anyhow::{bail, Result};
-
 use gametab_games::dice::endgame::{Endgame, Player, Strategy};
 
 pub use certificate::Certificate;
+pub use error::{Error, Result};
 pub use lp::{LpOptions, LpSize};
 
 /// Most exploitability a stored game may have.
@@ -233,10 +233,10 @@ pub fn solve_with(game: Endgame, options: LpOptions, method: Method) -> Result<S
         Method::FullLp => solve_full(game, options),
         Method::DoubleOracle => match oracle::solve_double_oracle(game, options, None)? {
             oracle::OracleOutcome::Converged(found) => certify_oracle(game, found),
-            oracle::OracleOutcome::OutOfTime(state) => bail!(
-                "{game}: the double oracle stopped after {} rounds without a deadline",
-                state.rounds
-            ),
+            oracle::OracleOutcome::OutOfTime(state) => Err(Error::NotConverged {
+                game,
+                reason: format!("stopped after {} rounds without a deadline", state.rounds),
+            }),
         },
     }
 }
@@ -257,10 +257,11 @@ pub fn certify_oracle(game: Endgame, found: oracle::OracleSolution) -> Result<So
     });
     let (strategies, cert) = cache::strategies_from_entries(game, &entries)?;
     if !cert.is_certified() {
-        bail!(
-            "{game}: the double oracle's equilibrium does not certify (exploitability {:e} > {MAX_EXPLOITABILITY:e})",
-            cert.exploitability()
-        );
+        return Err(Error::Uncertified {
+            game,
+            what: "the double oracle's equilibrium does not certify",
+            exploitability: cert.exploitability(),
+        });
     }
     let sparse = sparse_certificate(game, &entries)?;
     let state = found.state;
@@ -311,10 +312,11 @@ fn solve_full(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
         (strategies, cert) = cache::strategies_from_entries(game, &entries)?;
     }
     if !cert.is_certified() {
-        bail!(
-            "{game}: the equilibrium does not certify (exploitability {:e} > {MAX_EXPLOITABILITY:e})",
-            cert.exploitability()
-        );
+        return Err(Error::Uncertified {
+            game,
+            what: "the equilibrium does not certify",
+            exploitability: cert.exploitability(),
+        });
     }
     let exact = exact_value(first.value, &cert);
     let sparse = sparse_certificate(game, &entries)?;
@@ -346,10 +348,11 @@ pub fn sparse_certificate(
 ) -> Result<Certificate> {
     let cert = sparse::certify(game, entries)?.certificate;
     if !cert.is_certified() {
-        bail!(
-            "{game}: the stored strategies do not certify on their support (exploitability {:e} > {MAX_EXPLOITABILITY:e})",
-            cert.exploitability()
-        );
+        return Err(Error::Uncertified {
+            game,
+            what: "the stored strategies do not certify on their support",
+            exploitability: cert.exploitability(),
+        });
     }
     Ok(cert)
 }

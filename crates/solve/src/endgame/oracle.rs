@@ -24,7 +24,7 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
+use super::error::{Error, Result};
 
 use gametab_games::dice::endgame::{Action, Endgame, History, Player, Strategy};
 
@@ -405,7 +405,10 @@ pub fn solve_double_oracle_from(
     loop {
         rounds += 1;
         if rounds > MAX_ROUNDS {
-            anyhow::bail!("{game}: the double oracle did not settle in {MAX_ROUNDS} rounds");
+            return Err(Error::NotConverged {
+                game,
+                reason: format!("did not settle in {MAX_ROUNDS} rounds"),
+            });
         }
         let start = Instant::now();
         let tree = restricted.tree();

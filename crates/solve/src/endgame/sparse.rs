@@ -26,7 +26,7 @@
 
 use std::collections::HashMap;
 
-use anyhow::{ensure, Result};
+use super::error::{check, Result};
 
 use gametab_games::dice::endgame::{Action, Endgame, History, Player};
 
@@ -98,7 +98,11 @@ impl SparseStrategy {
         entries: impl IntoIterator<Item = CachedEntry>,
     ) -> Result<SparseStrategy> {
         let hands = game.hands(player).len();
-        ensure!(hands <= 128, "{game}: more than 128 hands per player");
+        check!(
+            BadEntries,
+            hands <= 128,
+            "{game}: more than 128 hands per player"
+        );
         let mut nodes: HashMap<u32, SparseNode> = HashMap::new();
         let mut count = 0;
         // The information set being read: (hand, history), the sum so far
@@ -106,7 +110,8 @@ impl SparseStrategy {
         let mut open: Option<((u8, u32), f64, u8)> = None;
         let close = |open: Option<((u8, u32), f64, u8)>| -> Result<()> {
             if let Some(((hand, h), sum, _)) = open {
-                ensure!(
+                check!(
+                    BadEntries,
                     (sum - 1.0).abs() <= SUM_TOLERANCE,
                     "{game}: player {}'s probabilities at ({hand}, {h}) sum to {sum}",
                     player.number()
@@ -124,13 +129,15 @@ impl SparseStrategy {
             let same = open.is_some_and(|(key, _, _)| key == (hand, h));
             if same {
                 let (_, _, last) = open.expect("open");
-                ensure!(
+                check!(
+                    BadEntries,
                     code > last,
                     "{game}: action {action:?} given twice or out of order at ({hand}, {h})"
                 );
             } else {
                 close(open)?;
-                ensure!(
+                check!(
+                    BadEntries,
                     usize::from(hand) < hands
                         && (h as usize) < game.history_count()
                         && game.to_move(history) == player,
@@ -138,18 +145,21 @@ impl SparseStrategy {
                     player.number()
                 );
                 let node = nodes.entry(h).or_default();
-                ensure!(
+                check!(
+                    BadEntries,
                     node.given >> hand & 1 == 0,
                     "{game}: the information set ({hand}, {h}) given twice"
                 );
                 node.given |= 1u128 << hand;
                 open = Some(((hand, h), 0.0, code));
             }
-            ensure!(
+            check!(
+                BadEntries,
                 game.is_legal(history, action),
                 "{game}: action {action:?} is not legal after history {h}"
             );
-            ensure!(
+            check!(
+                BadEntries,
                 p.is_finite() && (0.0..=1.0).contains(&p),
                 "{game}: probability {p} at ({hand}, {h})"
             );

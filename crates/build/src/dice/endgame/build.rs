@@ -12,11 +12,11 @@
 //! [`FULL_LP_MAX_WILD_BIDS`](gametab_solve::endgame::FULL_LP_MAX_WILD_BIDS) bids, where it is the cheaper of the two
 //! (`cargo bench --bench endgame_methods` measures both on every game).
 
+use crate::error::{chain, Error, Result};
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use anyhow::Result;
 use rayon::prelude::*;
 
 use gametab_games::dice::endgame::{Endgame, Player};
@@ -124,8 +124,9 @@ pub fn build(
                 }
             }
             Err(e) => lines.push(format!(
-                "warning: ignoring the endgame cache {}: {e:#}; solving every game afresh",
-                path.display()
+                "warning: ignoring the endgame cache {}: {}; solving every game afresh",
+                path.display(),
+                chain(&e)
             )),
         }
     }
@@ -157,11 +158,15 @@ pub fn build(
             if let Some(entry) = cached.get(&key) {
                 match entry.restore() {
                     Ok(solved) => return (Ok(Outcome::Solved(Box::new(solved), true)), None),
-                    Err(e) => warning = Some(format!("warning: cached {game} refused: {e:#}")),
+                    Err(e) => {
+                        warning = Some(format!("warning: cached {game} refused: {}", chain(&e)))
+                    }
                 }
             }
             bar.set_message(format!("solving {game}"));
-            let solved = solve(game, lp).map(|s| Outcome::Solved(Box::new(s), false));
+            let solved = solve(game, lp)
+                .map(|s| Outcome::Solved(Box::new(s), false))
+                .map_err(Error::from);
             (solved, warning)
         })
         .collect();
@@ -227,14 +232,15 @@ pub fn build(
             .cloned()
             .collect();
         let saved = match path.parent().filter(|p| !p.as_os_str().is_empty()) {
-            Some(dir) => std::fs::create_dir_all(dir).map_err(anyhow::Error::from),
+            Some(dir) => std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e)),
             None => Ok(()),
         }
         .and_then(|()| write_atomically(path, &cache::encode(&print, &default_solved)?));
         if let Err(e) = saved {
             lines.push(format!(
-                "warning: cannot save the endgame cache {}: {e:#}",
-                path.display()
+                "warning: cannot save the endgame cache {}: {}",
+                path.display(),
+                chain(&e)
             ));
         }
     }
@@ -291,12 +297,12 @@ fn other_jobs(dir: &Path, games: &[Endgame]) -> Vec<String> {
                         s.entries[0],
                         s.entries[1]
                     ),
-                    Err(e) => format!("warning: job {} refused: {e:#}", path.display()),
+                    Err(e) => format!("warning: job {} refused: {}", path.display(), chain(&e)),
                 },
                 JobState::Partial(_) => job::describe(game, &file.state, 0.0),
             },
             Ok(None) => continue,
-            Err(e) => format!("warning: job {} unreadable: {e:#}", path.display()),
+            Err(e) => format!("warning: job {} unreadable: {}", path.display(), chain(&e)),
         };
         lines.push(line);
     }

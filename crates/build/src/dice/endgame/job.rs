@@ -25,11 +25,10 @@
 //! 0.0076 wide; on 2v2 five-sided wild 40 rounds and 0.33 against 65
 //! rounds and 0.093.
 
+use crate::error::{chain, fail, Error, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
-
-use anyhow::{bail, Context, Result};
 
 use gametab_games::dice::endgame::Endgame;
 use gametab_solve::endgame::job::{self, JobFile, JobState};
@@ -104,11 +103,11 @@ pub fn parse_duration(text: &str) -> Result<Duration> {
             's' => 1.0,
             'm' => 60.0,
             'h' => 3600.0,
-            _ => bail!("{text:?}: not a duration (90s, 10m, 2h, 1h30m)"),
+            _ => fail!(Invalid, "{text:?}: not a duration (90s, 10m, 2h, 1h30m)"),
         };
-        let n: f64 = number
-            .parse()
-            .with_context(|| format!("{text:?}: not a duration (90s, 10m, 2h, 1h30m)"))?;
+        let n: f64 = number.parse().map_err(|_| {
+            Error::Invalid(format!("{text:?}: not a duration (90s, 10m, 2h, 1h30m)"))
+        })?;
         total += n * unit;
         number.clear();
         any = true;
@@ -116,11 +115,14 @@ pub fn parse_duration(text: &str) -> Result<Duration> {
     if !number.is_empty() {
         total += number
             .parse::<f64>()
-            .with_context(|| format!("{text:?}: not a duration"))?;
+            .map_err(|_| Error::Invalid(format!("{text:?}: not a duration")))?;
         any = true;
     }
     if !any || !total.is_finite() || total <= 0.0 {
-        bail!("{text:?}: not a positive duration (90s, 10m, 2h, 1h30m)");
+        fail!(
+            Invalid,
+            "{text:?}: not a positive duration (90s, 10m, 2h, 1h30m)"
+        );
     }
     Ok(Duration::from_secs_f64(total))
 }
@@ -171,11 +173,17 @@ pub struct SolveArgs {
 /// # Errors
 /// Not two dice counts, or no game of the rules.
 pub fn game_of(dice: &str, sides: u8, wild: bool) -> Result<Endgame> {
-    let (a, b) = dice
-        .split_once(',')
-        .with_context(|| format!("--dice {dice}: give both players' dice, e.g. 2,2"))?;
-    let a: u8 = a.trim().parse().with_context(|| format!("--dice {dice}"))?;
-    let b: u8 = b.trim().parse().with_context(|| format!("--dice {dice}"))?;
+    let (a, b) = dice.split_once(',').ok_or_else(|| {
+        Error::Invalid(format!("--dice {dice}: give both players' dice, e.g. 2,2"))
+    })?;
+    let count = |n: &str| -> Result<u8> {
+        n.trim().parse().map_err(|e| {
+            Error::Invalid(format!(
+                "--dice {dice}: {n:?} is not a number of dice ({e})"
+            ))
+        })
+    };
+    let (a, b) = (count(a)?, count(b)?);
     Ok(Endgame::new(a, b, sides, wild)?)
 }
 
@@ -251,13 +259,13 @@ pub fn solve_job(
         Ok(Some(file)) => match job::check_game(&file.state, game) {
             Ok(()) => Some(file),
             Err(e) => {
-                warning = format!(" (ignored {}: {e:#})", path.display());
+                warning = format!(" (ignored {}: {})", path.display(), chain(&e));
                 None
             }
         },
         Ok(None) => None,
         Err(e) => {
-            warning = format!(" (ignored {}: {e:#})", path.display());
+            warning = format!(" (ignored {}: {})", path.display(), chain(&e));
             None
         }
     };
@@ -275,14 +283,18 @@ pub fn solve_job(
                     });
                 }
                 Err(e) => {
-                    warning = format!(" (refused the solved game in {}: {e:#})", path.display())
+                    warning = format!(
+                        " (refused the solved game in {}: {})",
+                        path.display(),
+                        chain(&e)
+                    )
                 }
             },
             JobState::Partial(p) => partial = Some(p),
         }
     }
     let state = job::run(game, method, options, budget, partial)?;
-    std::fs::create_dir_all(dir).with_context(|| format!("cannot create {}", dir.display()))?;
+    std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
     let file = JobFile {
         fingerprint: print,
         state,

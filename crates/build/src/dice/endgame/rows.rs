@@ -12,7 +12,7 @@
 //! and a run of whole histories, so that a query decodes only the groups
 //! of the histories it asks about.
 
-use anyhow::Result;
+use crate::error::{Error, Result};
 use std::collections::BTreeMap;
 
 use gametab_games::dice::endgame::{Action, Endgame, History, Player, Posterior, Strategy};
@@ -440,7 +440,7 @@ impl StrategyColumns {
     /// The table, the rules coded into `names`.
     fn into_table(self, names: &[&str]) -> Result<TableData> {
         let rules = Strings::from_codes(names, self.rules)
-            .ok_or_else(|| anyhow::anyhow!("a rules code outside {names:?}"))?;
+            .ok_or_else(|| Error::check(format!("a rules code outside {names:?}")))?;
         let named: Vec<(&str, Column)> = vec![
             ("dice_one", Column::Int32(self.dice_one)),
             ("dice_two", Column::Int32(self.dice_two)),

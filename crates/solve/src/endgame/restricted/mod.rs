@@ -31,7 +31,7 @@
 use std::collections::HashMap;
 use std::time::Duration;
 
-use anyhow::{bail, Result};
+use super::error::{Error, Result};
 
 use gametab_games::dice::endgame::{Action, Endgame, Hands, History, Player};
 
@@ -159,7 +159,9 @@ impl RestrictedGame {
     pub fn new(game: Endgame) -> Result<RestrictedGame> {
         let hands = Player::BOTH.map(|p| game.hands(p).len());
         if hands.iter().any(|&n| n > MAX_HANDS) {
-            bail!("{game}: more than {MAX_HANDS} hands per player");
+            return Err(Error::BadEntries(format!(
+                "{game}: more than {MAX_HANDS} hands per player"
+            )));
         }
         Ok(RestrictedGame {
             game,
@@ -239,7 +241,9 @@ impl RestrictedGame {
                 || !game.is_legal(history, action)
                 || HandSet(hands).without(HandSet::all(restricted.hands[mover])) != HandSet::EMPTY
             {
-                bail!("{game}: included sequence ({h}, {code}, {hands:#x}) is not in the game");
+                return Err(Error::BadEntries(format!(
+                    "{game}: included sequence ({h}, {code}, {hands:#x}) is not in the game"
+                )));
             }
             restricted.include(history, action, HandSet(hands));
         }

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 use std::time::Instant;
 
-use anyhow::{Context, Result};
+use super::super::error::{Error, Expect, Result};
 
 use gametab_games::dice::endgame::{Action, History, Player};
 
@@ -113,7 +113,9 @@ impl RestrictedLp {
         self.rows
             .get(&key(part, hand, history))
             .copied()
-            .with_context(|| format!("no {part:?} row for hand {hand} after {history:?}"))
+            .ok_or_else(|| {
+                Error::Internal(format!("no {part:?} row for hand {hand} after {history:?}"))
+            })
     }
 
     /// Add `entries` as the column (`part`, `hand`, `history`): a new
@@ -302,7 +304,7 @@ impl RestrictedLp {
                         Player::One => self.columns.get(&key(part, i, at)).map(|&c| primal[c]),
                         Player::Two => self.rows.get(&key(part, i, at)).map(|&r| duals[r].abs()),
                     };
-                    weights.push((action, w.context("sequence of an included action")?));
+                    weights.push((action, w.expect_internal("sequence of an included action")?));
                 }
                 play[mover.index()].set_from_weights(h, i, &weights);
             }
