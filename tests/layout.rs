@@ -2,7 +2,8 @@
 //! only answers queries (`gametab-answers`), the server (`gametab-serve`)
 //! and the Python package's module (`gametab-python`, with its `python`
 //! feature, as maturin builds it) never reach the solver's C++ (`highs-sys`, which
-//! needs cmake, libclang and a compile of HiGHS), while the build does.
+//! needs cmake, libclang and a compile of HiGHS), while the build does; and
+//! that no library depends on anyhow (their errors are typed).
 
 use std::path::Path;
 use std::process::Command;
@@ -68,4 +69,29 @@ fn answering_and_serving_never_reach_highs() {
     // The check can fail: the build does link HiGHS.
     let build = dependencies("gametab-build");
     assert!(build.iter().any(|name| name == "highs-sys"), "{build:?}");
+}
+
+/// The libraries report typed errors (each crate's `Error` enum, which a
+/// caller can match on): none depends on anyhow, which only the `gametab`
+/// binary and the benches use to print a chain of them.
+#[test]
+fn no_library_depends_on_anyhow() {
+    for (package, features) in [
+        ("gametab-games", &[][..]),
+        ("gametab-lookup", &["write"]),
+        ("gametab-answers", &[]),
+        ("gametab-solve", &["clap"]),
+        ("gametab-build", &[]),
+        ("gametab-serve", &[]),
+        ("gametab-python", &["python"]),
+    ] {
+        let found = dependencies_with(package, features);
+        assert!(
+            !found.iter().any(|name| name == "anyhow"),
+            "{package} depends on anyhow"
+        );
+    }
+    // The check can fail: the binary does.
+    let binary = dependencies("gametab");
+    assert!(binary.iter().any(|name| name == "anyhow"), "{binary:?}");
 }

@@ -8,7 +8,7 @@
 use std::path::Path;
 use std::sync::Arc;
 
-use anyhow::{anyhow, Result};
+use crate::adapter::error::Result;
 use arrow_array::{
     ArrayRef, BooleanArray, Float64Array, Int32Array, Int64Array, RecordBatch, RecordBatchIterator,
     StringArray,
@@ -59,11 +59,13 @@ fn array(column: &Column) -> ArrayRef {
 /// A file the manifest does not list, a digest mismatch, or the reader's
 /// refusal.
 pub fn batch(tables: &Tables, dir: &Path, schema: &TableSchema) -> Result<RecordBatch> {
-    let entry = tables.manifest().entry(schema.file).ok_or_else(|| {
-        anyhow!(gametab_lookup::Error::MissingFile {
-            path: dir.join(schema.file)
-        })
-    })?;
+    let entry =
+        tables
+            .manifest()
+            .entry(schema.file)
+            .ok_or_else(|| gametab_lookup::Error::MissingFile {
+                path: dir.join(schema.file),
+            })?;
     let path = dir.join(schema.file);
     let bytes = std::fs::read(&path).map_err(|source| gametab_lookup::Error::Io {
         path: path.clone(),

@@ -6,8 +6,9 @@
 //! - [`adapter`]: plain Rust, one small module per game, each query a
 //!   call into `gametab-answers` (the documents the command line's
 //!   `--json` and the server print) or `gametab-games` (the rules), its
-//!   answer a `serde_json::Value` and its error an `anyhow::Error`
-//!   classified by [`adapter::error::classify`] into the Python
+//!   answer a `serde_json::Value` and its error an [`adapter::error::Error`]
+//!   (the typed error of the layer that refused it), matched by
+//!   [`adapter::error::classify`] into the Python
 //!   exception it becomes, with the parameter it names;
 //! - `py` (feature `python`): the pyo3 module `gametab._gametab`, which
 //!   converts arguments and answers, releases the GIL and applies the

@@ -29,7 +29,7 @@ use gametab_games::murder_plan::Offset;
 use gametab_lookup::dice::StoredEndgame;
 
 use crate::adapter::dice::{self as dice, BidInput};
-use crate::adapter::error::{classify, python_parameter, Classified, Kind};
+use crate::adapter::error::{chain, classify, python_parameter, Classified, Error, Kind};
 use crate::adapter::logs::{self, LogInput};
 use crate::adapter::murder_plan::{self as mp, StateInput};
 
@@ -138,18 +138,18 @@ fn raise(py: Python<'_>, classified: Classified) -> PyErr {
 }
 
 /// A query's error as its exception.
-fn query_error(py: Python<'_>, error: &anyhow::Error) -> PyErr {
+fn query_error(py: Python<'_>, error: &Error) -> PyErr {
     raise(py, classify(error, false, python_parameter))
 }
 
 /// A log query's error as its exception.
-fn log_error(py: Python<'_>, error: &anyhow::Error) -> PyErr {
+fn log_error(py: Python<'_>, error: &Error) -> PyErr {
     raise(py, classify(error, true, python_parameter))
 }
 
 /// Loading a table set: every failure is the set's.
-fn tables_error(py: Python<'_>, error: &anyhow::Error) -> PyErr {
-    let message = format!("{error:#}");
+fn tables_error(py: Python<'_>, error: &Error) -> PyErr {
+    let message = chain(error);
     exception(py, Kind::Tables, None, &message)
 }
 
@@ -337,7 +337,7 @@ fn to_py<'py>(py: Python<'py>, value: &Value) -> PyResult<Bound<'py, PyAny>> {
     })
 }
 
-fn answer<'py>(py: Python<'py>, result: anyhow::Result<Value>) -> PyResult<Bound<'py, PyAny>> {
+fn answer<'py>(py: Python<'py>, result: Result<Value, Error>) -> PyResult<Bound<'py, PyAny>> {
     match result {
         Ok(value) => to_py(py, &value),
         Err(error) => Err(query_error(py, &error)),
@@ -386,10 +386,10 @@ fn budget(
 fn run_engine(
     py: Python<'_>,
     budget: Budget,
-    work: impl FnOnce() -> anyhow::Result<Value> + Send,
-) -> PyResult<anyhow::Result<Value>> {
+    work: impl FnOnce() -> Result<Value, Error> + Send,
+) -> PyResult<Result<Value, Error>> {
     enum Ended {
-        Done(anyhow::Result<Value>),
+        Done(Result<Value, Error>),
         Interrupted(PyErr),
         Panicked(String),
     }
@@ -455,7 +455,7 @@ fn run_engine(
 fn engine_answer<'py>(
     py: Python<'py>,
     budget: Budget,
-    work: impl FnOnce() -> anyhow::Result<Value> + Send,
+    work: impl FnOnce() -> Result<Value, Error> + Send,
 ) -> PyResult<Bound<'py, PyAny>> {
     match run_engine(py, budget, work)? {
         Ok(value) => to_py(py, &value),
@@ -480,13 +480,13 @@ impl NativeTables {
     ) -> PyResult<&gametab_lookup::murder_plan::MurderPlanTables> {
         self.tables
             .murder_plan()
-            .map_err(|e| tables_error(py, &anyhow::Error::from(e)))
+            .map_err(|e| tables_error(py, &Error::from(e)))
     }
 
     fn dice(&self, py: Python<'_>) -> PyResult<&gametab_lookup::dice::DiceTables> {
         self.tables
             .dice()
-            .map_err(|e| tables_error(py, &anyhow::Error::from(e)))
+            .map_err(|e| tables_error(py, &Error::from(e)))
     }
 }
 
@@ -564,7 +564,7 @@ impl NativeTables {
                     "game: {game:?} is none of murder_plan, dice, dice_endgame, cluedo, werewolf"
                 ),
             )),
-            Some(result) => result.map_err(|e| tables_error(py, &anyhow::Error::from(e))),
+            Some(result) => result.map_err(|e| tables_error(py, &Error::from(e))),
         }
     }
 
@@ -736,7 +736,7 @@ impl NativeTables {
     ) -> PyResult<NativeEndgame> {
         let text = text_or_ints(py, dice, "dice", ",", "two counts like (2, 1) or '2,1'")?;
         let counts = gametab_answers::dice::endgame::parse_dice(&text)
-            .map_err(|e| exception(py, Kind::Query, Some("dice"), &format!("{e:#}")))?;
+            .map_err(|e| exception(py, Kind::Query, Some("dice"), &chain(&e)))?;
         let sides = u8_arg(py, sides, "sides")?;
         let wild = bool_arg(py, wild, "wild")?;
         let game = dice::endgame_game(counts, sides, wild).map_err(|e| query_error(py, &e))?;
@@ -745,7 +745,7 @@ impl NativeTables {
         let endgames = py
             .detach(|| tables.dice_endgame().map(|_| ()))
             .and_then(|()| self.tables.dice_endgame())
-            .map_err(|e| tables_error(py, &anyhow::Error::from(e)))?;
+            .map_err(|e| tables_error(py, &Error::from(e)))?;
         if endgames.game(game).is_err() {
             return Err(exception(
                 py,
@@ -943,7 +943,7 @@ fn open(py: Python<'_>, path: &Bound<'_, PyAny>) -> PyResult<NativeTables> {
     let dir = PathBuf::from(str_arg(py, path, "path")?);
     let tables = py
         .detach(|| gametab_answers::table_set::open(&dir))
-        .map_err(|e| tables_error(py, &anyhow::Error::from(e)))?;
+        .map_err(|e| tables_error(py, &Error::from(e)))?;
     Ok(NativeTables {
         tables: Arc::new(tables),
         dir,

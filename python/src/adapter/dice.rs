@@ -5,7 +5,7 @@
 //! (`gametab_answers::dice::endgame::document`, what `gametab dice
 //! endgame --json` prints).
 
-use anyhow::{Context, Result};
+use super::error::{chain, param, Context, ParamError, Result};
 use serde::Serialize;
 use serde_json::{json, Value};
 
@@ -14,8 +14,6 @@ use gametab_answers::dice::endgame::{self, EndgameQuery};
 use gametab_games::dice::endgame::Endgame;
 use gametab_games::dice::{Bid, DecisionKey, Hand, Reliability, Situation, Variant};
 use gametab_lookup::dice::{DiceTables, StoredEndgame};
-
-use super::error::{param, ParamError};
 
 /// A standing bid from my seat, as the Python API takes it.
 #[derive(Debug, Clone)]
@@ -152,9 +150,9 @@ pub fn endgame_at(stored: &StoredEndgame, history: &str, hand: Option<&str>) -> 
             endgame::parse_hand(text)
                 .map_err(|e| ParamError {
                     parameter: "hand",
-                    message: format!("{e:#}"),
+                    message: chain(&e),
                 })
-                .context("invalid endgame")?,
+                .with_context(|| "invalid endgame")?,
         ),
     };
     let query = EndgameQuery {

@@ -2,10 +2,12 @@
 //! names: the one place the crates' error types are read, so that the
 //! Python exceptions follow them.
 //!
-//! The answers crate reports through `anyhow`; the typed causes in its
-//! chain are the lookup crate's and the games crate's errors (a range
-//! error names its argument, as the server's 400s do), or this crate's
-//! own [`ParamError`] for a parameter refused before any query ran.
+//! Every query of the adapter returns [`Error`], which holds the typed
+//! error of the layer that refused it: the answers crate's (it names the
+//! parameter), the lookup crate's or the games crate's (a range error names
+//! its argument, as the server's 400s do), or this crate's own
+//! [`ParamError`] for a parameter refused before any query ran.
+//! [`classify`] matches on it; nothing is read back from a message.
 
 use std::fmt;
 
@@ -27,8 +29,76 @@ impl fmt::Display for ParamError {
 
 impl std::error::Error for ParamError {}
 
+/// Why a query of the adapter failed: the typed error of the layer that
+/// refused it.
+#[derive(Debug, thiserror::Error)]
+pub enum Error {
+    /// The answers crate's query error.
+    #[error(transparent)]
+    Answers(#[from] gametab_answers::Error),
+    /// A parameter this crate refused.
+    #[error(transparent)]
+    Param(#[from] ParamError),
+    /// The tables: missing, unreadable, or a key or range they refuse.
+    #[error(transparent)]
+    Tables(#[from] gametab_lookup::Error),
+    /// The rules or an engine.
+    #[error(transparent)]
+    Rules(#[from] gametab_games::Error),
+    /// A Cluedo log whose events contradict each other.
+    #[error(transparent)]
+    Log(#[from] gametab_games::cluedo::LogError),
+    /// A table that does not convert to Arrow.
+    #[cfg(feature = "python")]
+    #[error(transparent)]
+    Arrow(#[from] arrow_schema::ArrowError),
+    /// A document that does not convert to JSON, or a log that is not JSON.
+    #[error(transparent)]
+    Json(#[from] serde_json::Error),
+    /// Where the error happened (`in the log given`).
+    #[error("{context}")]
+    Context {
+        /// Where.
+        context: String,
+        /// The error.
+        #[source]
+        source: Box<Error>,
+    },
+}
+
+/// The adapter's result.
+pub type Result<T, E = Error> = std::result::Result<T, E>;
+
+/// Say where an error happened ([`Error::Context`]).
+pub trait Context<T> {
+    /// The value, or the error inside `context`.
+    fn with_context<D: fmt::Display>(self, context: impl FnOnce() -> D) -> Result<T>;
+}
+
+impl<T, E: Into<Error>> Context<T> for std::result::Result<T, E> {
+    fn with_context<D: fmt::Display>(self, context: impl FnOnce() -> D) -> Result<T> {
+        self.map_err(|e| Error::Context {
+            context: context().to_string(),
+            source: Box::new(e.into()),
+        })
+    }
+}
+
+/// The message of `error` and its causes, `outer: inner` (as the command
+/// line prints it).
+pub fn chain(error: &dyn std::error::Error) -> String {
+    let mut text = error.to_string();
+    let mut source = error.source();
+    while let Some(cause) = source {
+        text.push_str(": ");
+        text.push_str(&cause.to_string());
+        source = cause.source();
+    }
+    text
+}
+
 /// `Err` of a [`ParamError`].
-pub fn param<T>(parameter: &'static str, message: impl Into<String>) -> anyhow::Result<T> {
+pub fn param<T>(parameter: &'static str, message: impl Into<String>) -> Result<T> {
     Err(ParamError {
         parameter,
         message: message.into(),
@@ -71,54 +141,58 @@ pub struct Classified {
 /// inconsistencies are then the log's fault, parameter `log`), and
 /// `rename` maps an engine's argument name to the Python parameter.
 pub fn classify(
-    error: &anyhow::Error,
+    error: &Error,
     log_query: bool,
     rename: fn(gametab_games::Argument) -> &'static str,
 ) -> Classified {
-    let message = format!("{error:#}");
-    let found = |kind: Kind, parameter: Option<&str>| Classified {
+    let message = chain(error);
+    let (kind, parameter) = kind_of(error, log_query, rename);
+    Classified {
         kind,
         parameter: parameter.map(str::to_owned),
-        message: message.clone(),
-    };
+        message,
+    }
+}
+
+/// The exception class and parameter of `error` ([`classify`]).
+fn kind_of(
+    error: &Error,
+    log_query: bool,
+    rename: fn(gametab_games::Argument) -> &'static str,
+) -> (Kind, Option<&'static str>) {
     let inconsistent = if log_query { Kind::Log } else { Kind::Query };
     let log_parameter = if log_query { Some("log") } else { None };
-    for cause in error.chain() {
-        if let Some(e) = cause.downcast_ref::<gametab_answers::Error>() {
+    match error {
+        Error::Context { source, .. } => kind_of(source, log_query, rename),
+        Error::Answers(e) => {
             use gametab_answers::Error as A;
-            return match e {
+            match e {
                 A::Invalid {
                     parameter: gametab_answers::Parameter::Log,
                     ..
-                } => found(Kind::Log, Some("log")),
-                A::Invalid { parameter, .. } => found(Kind::Query, Some(python_name(*parameter))),
-                A::NotInTables { .. } => found(Kind::MissingKey, None),
-                A::Refused { .. } => found(inconsistent, log_parameter),
-                A::Budget(_) => found(Kind::Budget, None),
-                _ => found(Kind::Tables, None),
-            };
+                } => (Kind::Log, Some("log")),
+                A::Invalid { parameter, .. } => (Kind::Query, Some(python_name(*parameter))),
+                A::NotInTables { .. } => (Kind::MissingKey, None),
+                A::Refused { .. } => (inconsistent, log_parameter),
+                A::Budget(_) => (Kind::Budget, None),
+                _ => (Kind::Tables, None),
+            }
         }
-        if let Some(e) = cause.downcast_ref::<ParamError>() {
-            let kind = if e.parameter == "log" {
-                Kind::Log
-            } else {
-                Kind::Query
-            };
-            return found(kind, Some(e.parameter));
-        }
-        if let Some(e) = cause.downcast_ref::<gametab_lookup::Error>() {
+        Error::Param(e) if e.parameter == "log" => (Kind::Log, Some("log")),
+        Error::Param(e) => (Kind::Query, Some(e.parameter)),
+        Error::Tables(e) => {
             use gametab_lookup::Error as L;
-            return match e {
-                L::OutOfRange { what, .. } => found(Kind::Query, Some(rename(*what))),
-                L::NotInTable { .. } => found(Kind::MissingKey, None),
-                L::Inconsistent(_) => found(inconsistent, log_parameter),
-                L::Budget(_) => found(Kind::Budget, None),
-                _ => found(Kind::Tables, None),
-            };
+            match e {
+                L::OutOfRange { what, .. } => (Kind::Query, Some(rename(*what))),
+                L::NotInTable { .. } => (Kind::MissingKey, None),
+                L::Inconsistent(_) => (inconsistent, log_parameter),
+                L::Budget(_) => (Kind::Budget, None),
+                _ => (Kind::Tables, None),
+            }
         }
-        if let Some(e) = cause.downcast_ref::<gametab_games::Error>() {
+        Error::Rules(e) => {
             use gametab_games::Error as G;
-            return match e {
+            match e {
                 G::OutOfRange { what, .. }
                     if !log_query
                         || matches!(
@@ -126,20 +200,19 @@ pub fn classify(
                             gametab_games::Argument::Room | gametab_games::Argument::Model
                         ) =>
                 {
-                    found(Kind::Query, Some(rename(*what)))
+                    (Kind::Query, Some(rename(*what)))
                 }
-                G::OutOfRange { .. } => found(Kind::Log, Some("log")),
-                G::Inconsistent(_) | G::AtEvent { .. } => found(inconsistent, log_parameter),
-                G::Budget(_) => found(Kind::Budget, None),
-            };
+                G::OutOfRange { .. } => (Kind::Log, Some("log")),
+                G::Inconsistent(_) | G::AtEvent { .. } => (inconsistent, log_parameter),
+                G::Budget(_) => (Kind::Budget, None),
+            }
         }
-        if cause.downcast_ref::<serde_json::Error>().is_some() && log_query {
-            return found(Kind::Log, Some("log"));
-        }
+        // A log that is not JSON is the log's fault; a document that does
+        // not convert is the query's.
+        Error::Json(_) | Error::Log(_) => (inconsistent, log_parameter),
+        #[cfg(feature = "python")]
+        Error::Arrow(_) => (Kind::Tables, None),
     }
-    // Untyped refusals (`bail!` in the answers crate): a query's are about
-    // its input; a log query's about the log.
-    found(inconsistent, log_parameter)
 }
 
 /// A query parameter's name in this API: the answers crate's, but for the

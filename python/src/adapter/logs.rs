@@ -5,15 +5,13 @@
 
 use std::path::{Path, PathBuf};
 
-use anyhow::{Context, Result};
+use super::error::{chain, param, Context, ParamError, Result};
 use serde_json::Value;
 
 use gametab_answers::cluedo::{advice as advice_cli, notebook as cluedo_cli};
 use gametab_answers::logs;
 use gametab_answers::werewolf::posterior::{self as werewolf_cli, RuleArg};
 use gametab_games::cluedo::{analyse, Category, Model};
-
-use super::error::{param, ParamError};
 
 /// Where a log comes from: JSON text (a dict is dumped by the Python
 /// layer) or a file.
@@ -36,14 +34,14 @@ impl LogInput {
                 path.as_path(),
                 logs::read_log(path).map_err(|e| ParamError {
                     parameter: "log",
-                    message: format!("{e:#}"),
+                    message: chain(&e),
                 })?,
             ),
         };
         logs::parse_log(path, &text, game).map_err(|e| {
             ParamError {
                 parameter: "log",
-                message: format!("{e:#}"),
+                message: chain(&e),
             }
             .into()
         })

@@ -2,7 +2,7 @@
 //! (the very documents `gametab lookup` prints) and the rules through
 //! `gametab_games::murder_plan`.
 
-use anyhow::Result;
+use super::error::{param, Result};
 use serde_json::{json, Value};
 
 use gametab_answers::murder_plan::documents::{Cards, Side, StateFields};
@@ -14,8 +14,6 @@ use gametab_games::murder_plan::model::{
 };
 use gametab_games::murder_plan::{DaysLeft, MastermindCard, Placement, ProtagonistCard};
 use gametab_lookup::murder_plan::MurderPlanTables;
-
-use super::error::param;
 
 /// A state as the Python API takes it.
 #[derive(Debug, Clone)]
