@@ -345,7 +345,7 @@ fn bad_input_is_an_error_not_a_panic() {
     std::fs::remove_file(copy.path().join("cluedo_few_candidates.parquet")).unwrap();
     let loaded = Tables::open(copy.path()).unwrap();
     let error = write_plots(&registry::plots(), &loaded, copy.path()).unwrap_err();
-    let message = format!("{error:#}");
+    let message = gametab_build::error::chain(&error);
     assert!(
         message.contains("cluedo_exact_vs_heuristic.svg")
             && message.contains("cluedo_few_candidates.parquet"),

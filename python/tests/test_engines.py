@@ -73,15 +73,26 @@ def test_ctrl_c_during_an_engine_is_a_keyboard_interrupt() -> None:
         "events": [{"kind": "night", "deaths": []}],
     }
     expected = gametab.werewolf.roles(log).to_dict()
-    timer = threading.Timer(0.001, _thread.interrupt_main)
-    timer.start()
+    # The signal is sent 1 ms after the call is armed, never before: on a
+    # loaded machine a plain Timer could fire while its own start() still
+    # waits, outside the block below.
+    armed = threading.Event()
+
+    def ctrl_c() -> None:
+        armed.wait()
+        time.sleep(0.001)
+        _thread.interrupt_main()
+
+    sender = threading.Thread(target=ctrl_c)
+    sender.start()
     # The waiting thread polls for signals every 10 ms: an engine still
     # running then has its budget cancelled and the call raises at once;
     # one done before raises as the call returns. Either way Ctrl-C is a
     # KeyboardInterrupt, never a gametab error or a lost signal.
     with pytest.raises(KeyboardInterrupt):
+        armed.set()
         gametab.werewolf.roles(log)
         time.sleep(1)  # a signal that arrived after the answer lands here
-    timer.join()
+    sender.join()
     # The engine thread is gone and the next call answers as before.
     assert gametab.werewolf.roles(log).to_dict() == expected
