@@ -61,7 +61,7 @@ fn hand_types(rules: &Rules) -> Vec<(Seat, CardSet, String)> {
                 out.push((
                     seat,
                     CardSet::of(&cards),
-                    format!("seat {} {s}/{w}/{r}", seat.0),
+                    format!("seat {} {s}/{w}/{r}", seat.0 + 1),
                 ));
             }
         }
