@@ -1,5 +1,5 @@
 //! The full-game policy comparison (not a criterion bench: a bounded
-//! report). Seeded standard deals, only seat 0 suggests, answered by the
+//! report). Seeded standard deals, only seat 1 (the first) suggests, answered by the
 //! rules with fair answers (`gametab_build::cluedo::simulate`: a responder's
 //! choice is a hash of seed, turn, responder and the cards named, so
 //! policies asking the same thing meet the same answer), until the
