@@ -44,8 +44,10 @@ pub fn build(options: &BuildOptions) -> Result<Vec<GameReport>> {
     // Before any work: a file where the directory should go would only be
     // found when publishing, after the whole build.
     if options.out.exists() && !options.out.is_dir() {
-        fail!(Invalid,
-            "--out {} is a file, not a directory: the build writes a directory of tables              (nothing was built)",
+        fail!(
+            Invalid,
+            "--out {} is a file, not a directory: the build writes a directory of tables \
+             (nothing was built)",
             options.out.display()
         );
     }

@@ -273,31 +273,31 @@ pub fn dice_raw_vs_corrected(tables: &Tables) -> Result<LineChart> {
     let (n, m, nb) = DICE_CASE;
     let bids = tables.dice()?;
     let in_play = DiceInPlay::new(n as u32, m as u32, nb as u32)?;
-    let curve = |my_fives: i32,
-                 reliability: f64,
-                 column: fn(&BidRow) -> f64|
-     -> Result<Vec<(f64, f64)>> {
-        (1..=MAX_BID)
-            .map(|bid| {
-                let question = BidQuestion::new(
-                    in_play,
-                    Variant::Plain,
-                    FaceClass::Other,
-                    bid as u32,
-                    my_fives as u32,
-                    Reliability::new(reliability)?,
-                )?;
-                let answer = bids.bid(&question)?;
-                if answer.source != DiceSource::Table {
-                    fail!(Check,
-                        "{}: no row for N={n}, m={m}, n_b={nb}, k={my_fives}, rel={reliability}, q={bid}",
+    let curve =
+        |my_fives: i32, reliability: f64, column: fn(&BidRow) -> f64| -> Result<Vec<(f64, f64)>> {
+            (1..=MAX_BID)
+                .map(|bid| {
+                    let question = BidQuestion::new(
+                        in_play,
+                        Variant::Plain,
+                        FaceClass::Other,
+                        bid as u32,
+                        my_fives as u32,
+                        Reliability::new(reliability)?,
+                    )?;
+                    let answer = bids.bid(&question)?;
+                    if answer.source != DiceSource::Table {
+                        fail!(
+                        Check,
+                        "{}: no row for N={n}, m={m}, n_b={nb}, k={my_fives}, rel={reliability}, \
+                         q={bid}",
                         BID_PROBABILITIES.file
                     );
-                }
-                Ok((f64::from(bid), 100.0 * column(&answer.value)))
-            })
-            .collect()
-    };
+                    }
+                    Ok((f64::from(bid), 100.0 * column(&answer.value)))
+                })
+                .collect()
+        };
     let raw = |row: &BidRow| row.raw_probability;
     let corrected = |row: &BidRow| row.corrected_probability;
     let mut all = Vec::new();
