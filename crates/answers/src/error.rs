@@ -198,9 +198,11 @@ pub enum Error {
 /// Result alias of this crate.
 pub type Result<T, E = Error> = std::result::Result<T, E>;
 
-/// The message of an error and its sources, `: `-joined (how a refusal
-/// with a cause reads in one line).
-pub(crate) fn chain_text(error: &dyn std::error::Error) -> String {
+/// The message of an error and its sources, `: `-joined, `outer: inner:
+/// root` (how a refusal with a cause reads in one line, and how the
+/// command line, the server and the Python package print any error of the
+/// workspace's typed errors, whose `{:#}` is their own message alone).
+pub fn chain(error: &dyn std::error::Error) -> String {
     let mut text = error.to_string();
     let mut source = error.source();
     while let Some(cause) = source {
@@ -308,7 +310,7 @@ impl Error {
         error: gametab_lookup::Error,
         parameter_of: impl Fn(Argument) -> Option<Parameter>,
     ) -> Error {
-        let message = chain_text(&error);
+        let message = chain(&error);
         match error {
             gametab_lookup::Error::OutOfRange { what, .. } => match parameter_of(what) {
                 Some(parameter) => Error::Invalid { parameter, message },

@@ -79,4 +79,4 @@ mod sorted;
 pub mod table_set;
 pub mod werewolf;
 
-pub use error::{Error, Parameter, Result};
+pub use error::{chain, Error, Parameter, Result};

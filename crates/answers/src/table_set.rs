@@ -6,7 +6,7 @@
 
 use std::path::Path;
 
-use crate::error::{chain_text, Error, Result};
+use crate::error::{chain, Error, Result};
 use gametab_lookup::manifest::MANIFEST_FILE;
 use gametab_lookup::Tables;
 
@@ -48,7 +48,7 @@ pub fn open(dir: &Path) -> Result<Tables> {
         message: format!(
             "cannot load the table set in {}: {}",
             dir.display(),
-            chain_text(&e)
+            chain(&e)
         ),
     })
 }

@@ -167,15 +167,4 @@ macro_rules! fail {
 }
 pub(crate) use fail;
 
-/// An error and its causes in one line, `outer: inner: root` (what the
-/// command line prints), for warnings that go on without failing.
-pub fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
-}
+pub use gametab_answers::chain;

@@ -69,14 +69,4 @@ pub enum ServeError {
     },
 }
 
-/// `error` and its causes, `: `-joined (how the binaries print it).
-pub fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
-}
+pub use gametab_answers::chain;

@@ -84,18 +84,7 @@ impl<T, E: Into<Error>> Context<T> for std::result::Result<T, E> {
     }
 }
 
-/// The message of `error` and its causes, `outer: inner` (as the command
-/// line prints it).
-pub fn chain(error: &dyn std::error::Error) -> String {
-    let mut text = error.to_string();
-    let mut source = error.source();
-    while let Some(cause) = source {
-        text.push_str(": ");
-        text.push_str(&cause.to_string());
-        source = cause.source();
-    }
-    text
-}
+pub use gametab_answers::chain;
 
 /// `Err` of a [`ParamError`].
 pub fn param<T>(parameter: &'static str, message: impl Into<String>) -> Result<T> {
