@@ -269,6 +269,15 @@ pub fn solve_job(
             None
         }
     };
+    // A job file of another solver (version, LP method or tolerance) is
+    // used all the same: a restricted game is only a set of sequences to
+    // start from, and a solved game is certified again; the line says so.
+    if let Some(file) = previous.as_ref().filter(|f| f.fingerprint != print) {
+        warning.push_str(&format!(
+            " (the job file was made by another solver: {})",
+            file.fingerprint
+        ));
+    }
     let start = std::time::Instant::now();
     let mut partial = None;
     if let Some(file) = &previous {
@@ -279,7 +288,10 @@ pub fn solve_job(
                     return Ok(JobReport {
                         state: file.state.clone(),
                         found: true,
-                        line: format!("{line} (already in {}, certified again)", path.display()),
+                        line: format!(
+                            "{line} (already in {}, certified again){warning}",
+                            path.display()
+                        ),
                     });
                 }
                 Err(e) => {
@@ -385,6 +397,22 @@ mod tests {
         );
         let third = solve_job(game, dir.path(), method, options, None).unwrap();
         assert!(third.line.contains("already in"), "{}", third.line);
+        assert!(!third.line.contains("another solver"), "{}", third.line);
         assert_eq!(third.state, second.state);
+        // The same file read by a job with other LP options: still taken
+        // (certified again), and the line names the solver that made it.
+        let other = LpOptions {
+            method: "ipm",
+            crossover: false,
+            ..options
+        };
+        let fourth = solve_job(game, dir.path(), method, other, None).unwrap();
+        assert!(fourth.line.contains("already in"), "{}", fourth.line);
+        assert!(
+            fourth.line.contains("made by another solver") && fourth.line.contains("simplex"),
+            "{}",
+            fourth.line
+        );
+        assert_eq!(fourth.state, second.state);
     }
 }
