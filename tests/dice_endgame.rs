@@ -827,3 +827,20 @@ fn verify_certifies_a_game_stored_by_its_support_and_names_a_changed_row() {
         "the certificate of the changed rows differs from the stored one: {found:?}\n{report}"
     );
 }
+
+/// The default the readers apply to a (hand, history) without rows is the
+/// solver's default, at every history of a game of each kind.
+#[test]
+fn the_readers_default_is_the_solvers() {
+    for (a, b, sides, wild) in [(1, 1, 6, false), (2, 1, 4, true), (1, 2, 3, false)] {
+        let game = Endgame::new(a, b, sides, wild).unwrap();
+        for h in (0..game.history_count() as u32).map(History) {
+            assert_eq!(
+                gametab_lookup::dice::default_action(h),
+                gametab_solve::endgame::restricted::default_action(h),
+                "{game} '{}'",
+                game.history_text(h)
+            );
+        }
+    }
+}

@@ -60,6 +60,10 @@ pub fn default_action(history: History) -> Action {
     }
 }
 
+/// The rows of one (hand, history): `(action, probability)` in action
+/// order.
+type InformationSet = Vec<(Action, f64)>;
+
 /// One stored strategy row, decoded: (hand index in [`Endgame::hands`]
 /// order, history, action, probability).
 pub type StrategyRow = (u8, History, Action, f64);
@@ -168,9 +172,9 @@ impl StoredEndgame {
         player: Player,
         history: History,
         cache: &mut Vec<(Segment, Group)>,
-    ) -> Result<Vec<Option<Vec<(Action, f64)>>>> {
+    ) -> Result<Vec<Option<InformationSet>>> {
         let hands = self.game.hands(player).len();
-        let mut sets: Vec<Option<Vec<(Action, f64)>>> = vec![None; hands];
+        let mut sets: Vec<Option<InformationSet>> = vec![None; hands];
         let Some((key, group)) = self.group(player, history, cache)? else {
             return Ok(sets);
         };
@@ -433,7 +437,7 @@ impl StoredEndgame {
 
 /// The probability of `action` at `history` in an information set's rows,
 /// or by [`default_action`] when it has none.
-fn probability_in(set: &Option<Vec<(Action, f64)>>, history: History, action: Action) -> f64 {
+fn probability_in(set: &Option<InformationSet>, history: History, action: Action) -> f64 {
     match set {
         Some(set) => set.iter().find(|x| x.0 == action).map_or(0.0, |x| x.1),
         None if action == default_action(history) => 1.0,

@@ -563,11 +563,10 @@ impl StrategyPart {
         let entries = sparse.entries(player);
         let (mut group, mut group_starts) = (usize::MAX, Vec::new());
         for (k, entry) in entries.iter().enumerate() {
-            if k == 0 || entries[k - 1].1 != entry.1 {
-                if group >= STRATEGY_GROUP_ROWS {
-                    group_starts.push(k);
-                    group = 0;
-                }
+            let new_history = k == 0 || entries[k - 1].1 != entry.1;
+            if new_history && group >= STRATEGY_GROUP_ROWS {
+                group_starts.push(k);
+                group = 0;
             }
             group += 1;
         }
