@@ -373,12 +373,8 @@ impl StoredEndgame {
     /// [`Error::BadRow`] for an information set whose probabilities do not
     /// sum to 1.
     pub fn rows(&self, player: Player) -> Result<Vec<StrategyRow>> {
-        let count = self
-            .file
-            .segments_of(self.game, player)
-            .map(|k| k.rows.len())
-            .sum();
-        let mut rows: Vec<StrategyRow> = Vec::with_capacity(count);
+        // Grown as rows are decoded, not sized by the footer's claim.
+        let mut rows: Vec<StrategyRow> = Vec::new();
         let mut sum = 0.0;
         let mut end_row = 0;
         for key in self.file.segments_of(self.game, player) {
