@@ -836,7 +836,6 @@ impl PosteriorColumns {
 /// ([`SparseGame::reached`]), the opponent's hand distribution from his own
 /// reaches ([`Posterior::from_reaches`]), every hand of his.
 fn sparse_posterior_rows(sparse: &SparseGame) -> PosteriorColumns {
-    let game = sparse.game();
     let reached = sparse.reached();
     let mut out = PosteriorColumns::default();
     for v in Player::BOTH {
@@ -859,7 +858,6 @@ fn sparse_posterior_rows(sparse: &SparseGame) -> PosteriorColumns {
             }
         }
     }
-    debug_assert!(reached.iter().all(|&h| (h as usize) < game.history_count()));
     out
 }
 
