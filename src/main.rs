@@ -98,10 +98,10 @@ struct BuildArgs {
     #[arg(long)]
     no_cache: bool,
     /// Also solve the larger Liar's Dice endgames: 2v2, 3v1 and 1v3 with 2
-    /// to 6 sides under both rules, as far as their strategies fit the
-    /// tables, each a job of its own with its file in the cache's
-    /// dice_endgame/ directory (`gametab dice endgame solve` runs one; the
-    /// build merges every job file it finds, certified again).
+    /// to 6 sides under both rules (those too large for a dense strategy
+    /// stored by their support), each a job of its own with its file in the
+    /// cache's dice_endgame/ directory (`gametab dice endgame solve` runs
+    /// one; the build merges every job file it finds, certified again).
     #[arg(long)]
     endgame_frontier: bool,
     /// With --endgame-frontier: the time each frontier game may take (90s,

@@ -246,10 +246,8 @@ fn bad_endgame_arguments_are_named() {
         ),
         (&["--dice", "1,1", "--hand", "9"][..], "face 9"),
         (&["--dice", "2,2", "--sides", "3"][..], "--endgame-frontier"),
-        (
-            &["--dice", "2,2", "--sides", "6"][..],
-            "beyond the frontier",
-        ),
+        (&["--dice", "2,2", "--sides", "6"][..], "--endgame-frontier"),
+        (&["--dice", "3,3", "--sides", "2"][..], "no build lists it"),
         (
             &["--dice", "1,1", "--players", "3"][..],
             "unexpected argument",
@@ -353,14 +351,14 @@ fn the_same_bytes_whatever_the_threads_and_from_the_cache() {
 }
 
 #[test]
-fn a_file_naming_a_game_too_large_to_hold_is_refused_before_allocating() {
+fn a_file_naming_a_game_without_strategy_rows_is_refused() {
     use gametab_lookup::dice::schema::{ENDGAME_STRATEGY, ENDGAME_VALUES};
     use gametab_lookup::io::{read_parquet, Column};
     let dir = common::built_tables();
     let read = |file: &str| bytes::Bytes::from(std::fs::read(dir.join(file)).unwrap());
     let mut values = read_parquet(read(ENDGAME_VALUES.file), &ENDGAME_VALUES).unwrap();
-    // The last row (2v1, five sides, wild) becomes 2v2 with six sides: 20
-    // bids and 21 hands each, a dense strategy of 22 M slots per player.
+    // The last row (2v1, five sides, wild) becomes 2v2 with six sides (a
+    // game stored by its support, when stored), which has no rows.
     let last = values.rows() - 1;
     for (name, value) in [("dice_one", 2), ("dice_two", 2), ("sides", 6)] {
         let i = values.schema.column_index(name).unwrap();
@@ -374,7 +372,7 @@ fn a_file_naming_a_game_too_large_to_hold_is_refused_before_allocating() {
         .unwrap_err()
         .to_string();
     assert!(
-        err.contains("2v2 6-sided") && err.contains("larger than any stored endgame"),
+        err.contains("2v2 6-sided") && err.contains("has no rows"),
         "{err}"
     );
 }
@@ -509,4 +507,340 @@ fn frontier_games_are_jobs_the_build_merges() {
                 && l.contains("certified again on its support")),
         "{lines:?}"
     );
+}
+
+/// The three endgame tables of `dense` and `sparse` as `rows::tables`
+/// gives them, written as the build writes them, and loaded.
+fn written_endgames(
+    dense: &[gametab_solve::endgame::SolvedEndgame],
+    sparse: &[gametab_build::dice::endgame::rows::SparseGame],
+) -> (
+    gametab_lookup::dice::EndgameTables,
+    gametab_build::dice::endgame::rows::EndgameRows,
+) {
+    use gametab_lookup::dice::schema::{ENDGAME_STRATEGY, ENDGAME_VALUES};
+    let tables = gametab_build::dice::endgame::rows::tables(dense, sparse).unwrap();
+    let dir = tempfile::tempdir().unwrap();
+    let mut writer = gametab_build::output::TableWriter::new(dir.path()).unwrap();
+    writer.write(&tables.values).unwrap();
+    writer
+        .write_grouped(&tables.strategy.data, &tables.strategy.group_starts)
+        .unwrap();
+    let read = |file: &str| bytes::Bytes::from(std::fs::read(dir.path().join(file)).unwrap());
+    let loaded = gametab_lookup::dice::EndgameTables::from_bytes(
+        read(ENDGAME_VALUES.file),
+        read(ENDGAME_STRATEGY.file),
+    )
+    .unwrap();
+    (loaded, tables)
+}
+
+/// A small game written by its support (as the build writes the games too
+/// large for a dense strategy) against the same strategy written dense
+/// (the solver's entries, the default everywhere else, before the
+/// best-response fill): every sparse row is the dense row of the same key,
+/// cell for cell (reach and on-path included); every dense row without a
+/// sparse one is the default action of an information set without
+/// entries; the posterior tables are the same; and `at` gives the same
+/// answer at every (hand, history), saying so where it answers with the
+/// default.
+#[test]
+fn a_game_stored_by_its_support_answers_as_its_dense_form_everywhere() {
+    use gametab_build::dice::endgame::rows::SparseGame;
+    use gametab_lookup::dice::default_action;
+    use gametab_solve::endgame::cache::{strategies_before_fill, CachedGame};
+    use gametab_solve::endgame::{solve, LpOptions};
+    for (a, b, sides, wild) in [(2, 1, 3, false), (1, 2, 3, true), (1, 1, 4, false)] {
+        let game = Endgame::new(a, b, sides, wild).unwrap();
+        let mut solved = solve(game, LpOptions::default()).unwrap();
+        let entries = solved.entries.clone();
+        solved.strategies = strategies_before_fill(game, &entries).unwrap();
+        let support = CachedGame::of(&solved).restore_sparse().unwrap();
+        let sparse = SparseGame::new(support, entries.clone());
+        let (dense_tables, dense_rows) = written_endgames(std::slice::from_ref(&solved), &[]);
+        let (sparse_tables, sparse_rows) = written_endgames(&[], std::slice::from_ref(&sparse));
+        // The posterior rows: the same cells.
+        assert_eq!(
+            dense_rows.posteriors.columns, sparse_rows.posteriors.columns,
+            "{game}: posteriors"
+        );
+        // The strategy rows: the sparse ones a subset of the dense ones.
+        let rows_of = |t: &gametab_lookup::io::TableData| {
+            let int = |n: &str| t.i32s(n).unwrap().to_vec();
+            let float = |n: &str| t.f64s(n).unwrap().to_vec();
+            let bools = t.bools("on_path").unwrap().to_vec();
+            let (p, h, i, x) = (int("player"), int("history"), int("hand"), int("action"));
+            let (q, r) = (float("probability"), float("reach"));
+            (0..t.rows())
+                .map(|k| {
+                    (
+                        (p[k], h[k], i[k], x[k]),
+                        (q[k].to_bits(), r[k].to_bits(), bools[k]),
+                    )
+                })
+                .collect::<std::collections::BTreeMap<_, _>>()
+        };
+        let dense_map = rows_of(&dense_rows.strategy.data);
+        let sparse_map = rows_of(&sparse_rows.strategy.data);
+        assert!(
+            sparse_map.len() < dense_map.len(),
+            "{game}: nothing left out"
+        );
+        for (key, cells) in &sparse_map {
+            assert_eq!(dense_map.get(key), Some(cells), "{game}: row {key:?}");
+        }
+        let given = |p: i32, h: i32, i: i32| {
+            sparse_map
+                .range((p, h, i, i32::MIN)..=(p, h, i, i32::MAX))
+                .next()
+                .is_some()
+        };
+        for (&(p, h, i, x), &(q, _, _)) in &dense_map {
+            if !sparse_map.contains_key(&(p, h, i, x)) {
+                assert!(!given(p, h, i), "{game}: a set given in part {p} {h} {i}");
+                let default = game.action_code(default_action(History(h as u32)));
+                assert_eq!((x, f64::from_bits(q)), (default, 1.0), "{game}");
+            }
+        }
+        // Every answer.
+        let (dense, stored) = (
+            dense_tables.game(game).unwrap(),
+            sparse_tables.game(game).unwrap(),
+        );
+        let mut defaults = 0;
+        for h in (0..game.history_count() as u32).map(History) {
+            let text = game.history_text(h);
+            let mover = game.to_move(h);
+            let hands = game.hands(mover);
+            let want = dense.at(&text, None).unwrap();
+            assert_eq!(stored.at(&text, None).unwrap(), want, "{game} '{text}'");
+            for i in 0..hands.len() {
+                let faces = hands.hand(i).faces().to_vec();
+                let want = dense.at(&text, Some(&faces)).unwrap();
+                let mut got = stored.at(&text, Some(&faces)).unwrap();
+                assert_eq!(want.note, None);
+                let set_given = given(i32::from(mover.number()), h.0 as i32, hands.hand(i).code());
+                assert_eq!(got.note.is_some(), !set_given, "{game} '{text}' {i}");
+                if !set_given {
+                    defaults += 1;
+                    let default = default_action(h);
+                    for (action, p) in game.actions(h).zip(got.actions.as_ref().unwrap()) {
+                        let expected = if action == default { 1.0 } else { 0.0 };
+                        assert_eq!(p.probability, expected, "{game} '{text}'");
+                    }
+                }
+                got.note = None;
+                assert_eq!(got, want, "{game} '{text}' hand {i}");
+            }
+        }
+        assert!(defaults > 0, "{game}: no answer off the support");
+        assert!(dense.strategies().is_ok());
+        assert_eq!(
+            stored.strategies().unwrap(),
+            dense.strategies().unwrap(),
+            "{game}: the sparse rows decode to the dense strategy"
+        );
+    }
+}
+
+/// The job file of 1v3 with five sides (solved in 7 s by `gametab dice
+/// endgame solve --dice 1,3 --sides 5`): a game whose dense strategy
+/// would have 36.7 M slots per player.
+const LARGE_JOB: &str = "tests/fixtures/1v3-5-normal.bin";
+
+/// The frontier build of the large game from its job file: tables it
+/// writes by its support.
+fn large_game_tables() -> (tempfile::TempDir, Endgame, Vec<String>) {
+    let game = Endgame::new(1, 3, 5, false).unwrap();
+    assert!(!gametab_lookup::dice::fits(game));
+    let cache = tempfile::tempdir().unwrap();
+    let jobs = cache.path().join("dice_endgame");
+    std::fs::create_dir_all(&jobs).unwrap();
+    std::fs::copy(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(LARGE_JOB),
+        jobs.join("1v3-5-normal.bin"),
+    )
+    .unwrap();
+    let out = cache.path().join("tables");
+    let options = gametab_build::options::BuildOptions {
+        out: out.clone(),
+        threads: 1,
+        progress: gametab_build::progress::Progress::hidden(),
+        lp: Default::default(),
+        cache: Some(cache.path().join("games.bin")),
+        endgame_frontier: true,
+        endgame_budget: None,
+    };
+    std::fs::create_dir_all(&out).unwrap();
+    let mut writer = gametab_build::output::TableWriter::new(&out).unwrap();
+    let lines = gametab_build::dice::endgame::build::build(&[game], &options, &mut writer).unwrap();
+    (cache, game, lines)
+}
+
+/// A game too large for a dense strategy enters the tables by its
+/// support: it loads, answers on and off its support (the default said),
+/// refuses the dense decode naming the sparse one, and its rows decode.
+#[test]
+fn a_game_too_large_for_a_dense_strategy_is_stored_and_answers() {
+    use gametab_lookup::dice::schema::{ENDGAME_STRATEGY, ENDGAME_VALUES};
+    let (cache, game, lines) = large_game_tables();
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("1v3 5-sided normal: stored by its support")),
+        "{lines:?}"
+    );
+    let dir = cache.path().join("tables");
+    let read = |file: &str| bytes::Bytes::from(std::fs::read(dir.join(file)).unwrap());
+    let tables = gametab_lookup::dice::EndgameTables::from_bytes(
+        read(ENDGAME_VALUES.file),
+        read(ENDGAME_STRATEGY.file),
+    )
+    .unwrap();
+    tables.check_every_row().unwrap();
+    let stored = tables.game(game).unwrap();
+    assert_eq!(stored.value_exact, "-29/125");
+    assert!(stored.exploitability <= 1e-9);
+    // The opening: player 1 (one die) on the support.
+    let point = stored.at("", Some(&[3])).unwrap();
+    assert_eq!(point.note, None);
+    let actions = point.actions.unwrap();
+    let total: f64 = actions.iter().map(|a| a.probability).sum();
+    assert!((total - 1.0).abs() < 1e-9, "{total}");
+    assert_eq!(
+        point.opponent_posterior.unwrap().len(),
+        game.hands(Player::Two).len()
+    );
+    // An opening bid player 1 never makes: no posterior; player 2 there
+    // has no rows and calls, and the answer says so.
+    let rows = stored.rows(Player::One).unwrap();
+    let opening: Vec<Action> = rows
+        .iter()
+        .filter(|r| r.1 == History::EMPTY && r.0 == 0)
+        .map(|r| r.2)
+        .collect();
+    let never = (0..game.bid_count() as u8)
+        .rev()
+        .find(|&b| {
+            rows.iter()
+                .all(|r| !(r.1 == History::EMPTY && r.2 == Action::Bid(b)))
+        })
+        .expect("a bid no hand opens with");
+    let text = game.bid(never).to_string();
+    let off = stored.at(&text, Some(&[2, 4, 5])).unwrap();
+    assert_eq!(off.opponent_posterior, None, "{opening:?}");
+    let note = off.note.expect("the default said");
+    assert!(note.contains("the call"), "{note}");
+    let actions = off.actions.unwrap();
+    assert_eq!(
+        (actions[0].action.as_str(), actions[0].probability),
+        ("call", 1.0)
+    );
+    assert!(actions[1..].iter().all(|a| a.probability == 0.0));
+    // The dense decode is refused, naming the sparse accessor.
+    let err = stored.strategies().unwrap_err().to_string();
+    assert!(err.contains("StoredEndgame::rows"), "{err}");
+    // The loader's bound: fewer rows allowed than the game has.
+    let most = rows.len().max(stored.rows(Player::Two).unwrap().len());
+    let err = gametab_lookup::dice::EndgameTables::from_bytes_with_limit(
+        read(ENDGAME_VALUES.file),
+        read(ENDGAME_STRATEGY.file),
+        most - 1,
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(
+        err.contains("more than the") && err.contains("1v3 5-sided"),
+        "{err}"
+    );
+}
+
+/// `gametab verify` certifies a game stored by its support by the sparse
+/// walk over its rows, and names a change to them: a set whose large game
+/// verifies clean, then 0.01 moved between two actions of one of its
+/// information sets on the path (the sum stays 1, so the loader accepts
+/// it).
+#[test]
+fn verify_certifies_a_game_stored_by_its_support_and_names_a_changed_row() {
+    use gametab_build::verify::{verify, Sampling};
+    use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY, ENDGAME_VALUES};
+    use gametab_lookup::io::{blake2_hex, read_parquet};
+    use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
+    let (cache, _, _) = large_game_tables();
+    let (_keep, dir) = common::copy_of_tables();
+    // Put `bytes` in place of `file` and record them in the manifest.
+    let replace = |file: &str, bytes: &[u8], rows: usize| {
+        std::fs::write(dir.join(file), bytes).unwrap();
+        let path = dir.join(MANIFEST_FILE);
+        let mut manifest: Manifest =
+            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
+        let entry = manifest.files.iter_mut().find(|e| e.file == file).unwrap();
+        entry.blake2b_256 = blake2_hex(bytes);
+        entry.bytes = bytes.len() as u64;
+        entry.rows = rows as u64;
+        std::fs::write(&path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+    };
+    for schema in [ENDGAME_VALUES, ENDGAME_STRATEGY, ENDGAME_POSTERIORS] {
+        let bytes = std::fs::read(cache.path().join("tables").join(schema.file)).unwrap();
+        let rows = read_parquet(bytes::Bytes::from(bytes.clone()), &schema)
+            .unwrap()
+            .rows();
+        replace(schema.file, &bytes, rows);
+    }
+    let endgame_findings = |report: &gametab_build::verify::Report| {
+        report
+            .findings()
+            .filter(|f| f.file.starts_with("dice_endgame"))
+            .map(|f| format!("{f:?}"))
+            .collect::<Vec<_>>()
+    };
+    let verifiers = gametab_build::registry::verifiers();
+    let report = verify(&dir, &Sampling::default(), &verifiers).unwrap();
+    assert_eq!(endgame_findings(&report), Vec::<String>::new(), "{report}");
+    let bytes = std::fs::read(dir.join(ENDGAME_STRATEGY.file)).unwrap();
+    let mut data = read_parquet(bytes::Bytes::from(bytes), &ENDGAME_STRATEGY).unwrap();
+    let (history, hand) = (
+        data.i32s("history").unwrap().to_vec(),
+        data.i32s("hand").unwrap().to_vec(),
+    );
+    let on_path = data.bools("on_path").unwrap().to_vec();
+    let i = data.schema.column_index("probability").unwrap();
+    let gametab_lookup::io::Column::Float64(p) = &mut data.columns[i] else {
+        panic!("probability is not a double column");
+    };
+    let row = (0..p.len() - 1)
+        .find(|&r| {
+            on_path[r]
+                && (history[r], hand[r]) == (history[r + 1], hand[r + 1])
+                && p[r] > 0.05
+                && p[r + 1] > 0.05
+        })
+        .expect("a mixed information set on the path");
+    p[row] -= 0.01;
+    p[row + 1] += 0.01;
+    let changed = gametab_build::parquet_write::write_parquet(&data).unwrap();
+    replace(ENDGAME_STRATEGY.file, &changed, data.rows());
+    let report = verify(&dir, &Sampling::default(), &verifiers).unwrap();
+    let found = endgame_findings(&report);
+    assert!(
+        found.iter().any(|f| f.contains(ENDGAME_VALUES.file)),
+        "the certificate of the changed rows differs from the stored one: {found:?}\n{report}"
+    );
+}
+
+/// The default the readers apply to a (hand, history) without rows is the
+/// solver's default, at every history of a game of each kind.
+#[test]
+fn the_readers_default_is_the_solvers() {
+    for (a, b, sides, wild) in [(1, 1, 6, false), (2, 1, 4, true), (1, 2, 3, false)] {
+        let game = Endgame::new(a, b, sides, wild).unwrap();
+        for h in (0..game.history_count() as u32).map(History) {
+            assert_eq!(
+                gametab_lookup::dice::default_action(h),
+                gametab_solve::endgame::restricted::default_action(h),
+                "{game} '{}'",
+                game.history_text(h)
+            );
+        }
+    }
 }

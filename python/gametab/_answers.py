@@ -254,7 +254,9 @@ class EndgamePoint(Answer):
     """``gametab dice endgame --json``: the game (value, exploitability,
     how it was solved) and the point after the history (who moves, the
     mover's equilibrium actions when a hand is given, the posterior over
-    the opponent's hand)."""
+    the opponent's hand, and ``note`` where a game stored by its support
+    answers with the default action: the tables hold no row for that hand
+    there)."""
 
     __slots__ = ()
     game: Record

@@ -334,6 +334,9 @@ pub fn render(doc: &EndgameDocument) -> String {
         }
         _ => text += " (give --hand for the equilibrium moves)\n",
     }
+    if let Some(note) = &p.note {
+        text += &format!("  ({note})\n");
+    }
     match &p.opponent_posterior {
         Some(posterior) => {
             text += "opponent's hand given the bids (equilibrium posterior):\n";

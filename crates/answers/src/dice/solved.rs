@@ -5,7 +5,7 @@
 //! takes from the solving side, kept here so that answering never links
 //! the solver.
 
-use gametab_games::dice::endgame::{Endgame, Player, Strategy, MAX_STRATEGY_SLOTS};
+use gametab_games::dice::endgame::Endgame;
 
 /// The games of the default build: every game of three dice or fewer, 1v1,
 /// 2v1 and 1v2 with 1 to 6 sides under normal rules and 2 to 6 with wild
@@ -25,8 +25,11 @@ pub fn default_games() -> Vec<Endgame> {
 }
 
 /// The games `--endgame-frontier` adds: two dice each, three against one
-/// and one against three, with 2 to 6 sides, normal and wild, as far as
-/// they fit a dense strategy ([`fits`]).
+/// and one against three, with 2 to 6 sides, normal and wild. Those whose
+/// dense strategy fits ([`fits`]) are stored with every information set,
+/// the others (the five- and six-sided four-dice games but 2v2 with five
+/// sides) by their support, every other information set playing the
+/// default action (`docs/tables.md`).
 pub fn frontier_games() -> Vec<Endgame> {
     let mut games = Vec::new();
     for (a, b) in [(2, 2), (3, 1), (1, 3)] {
@@ -35,28 +38,20 @@ pub fn frontier_games() -> Vec<Endgame> {
             games.extend(Endgame::new(a, b, sides, true));
         }
     }
-    games.retain(|&g| fits(g));
     games
 }
 
-/// Whether `game`'s strategies fit the dense layout of
-/// [`gametab_games::dice::endgame::Strategy`] within
-/// [`MAX_STRATEGY_SLOTS`] (the tables' readers refuse larger games).
-pub fn fits(game: Endgame) -> bool {
-    Player::BOTH
-        .iter()
-        .all(|&p| Strategy::slots(game, p) <= MAX_STRATEGY_SLOTS)
-}
+pub use gametab_lookup::dice::fits;
 
 /// Why a table set may lack `game`, for an error message: the default
-/// build solves it, `--endgame-frontier` does, or no table can hold it
-/// (a job solves it into the cache alone).
+/// build solves it, `--endgame-frontier` does (a game its budget cut off
+/// is resumed by the next build), or no build lists it.
 pub fn where_solved(game: Endgame) -> &'static str {
     if default_games().contains(&game) {
         "the default build solves it; rebuild the tables"
     } else if frontier_games().contains(&game) {
-        "`gametab build --endgame-frontier` solves it"
+        "`gametab build --endgame-frontier` solves it (`gametab dice endgame solve` solves it into the cache first, a budget at a time)"
     } else {
-        "no table holds it: its strategies are beyond the frontier the tables hold (`gametab dice endgame solve` solves and certifies it into the cache)"
+        "no table holds it: no build lists it (`gametab dice endgame solve` solves and certifies it into the cache)"
     }
 }

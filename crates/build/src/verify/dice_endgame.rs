@@ -2,15 +2,18 @@
 //! tables are loaded by the lookup crate's loader (key order, legal actions,
 //! every information set summing to 1), the best-response certificate is
 //! run again on the stored strategies of every game, both the
-//! every-history walk and the sparse walk over the stored rows alone (each
-//! at most [`MAX_EXPLOITABILITY`], the exact value inside its bracket), and all three
-//! tables are then rebuilt from the stored strategies and compared with the
-//! files cell by cell: every row, not a sample.
+//! every-history walk and the sparse walk over the stored rows alone for
+//! the games whose dense strategy fits, the sparse walk alone for those
+//! stored by their support (a (hand, history) without rows playing the
+//! default action; each at most [`MAX_EXPLOITABILITY`], the exact value
+//! inside its bracket), and all three tables are then rebuilt from the
+//! stored strategies (each game in the layout the build writes it in) and
+//! compared with the files cell by cell: every row, not a sample.
 
 use crate::error::{chain, Error};
-use gametab_games::dice::endgame::Strategy;
+use gametab_games::dice::endgame::{Player, Strategy};
 use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY, ENDGAME_VALUES};
-use gametab_lookup::dice::EndgameTables;
+use gametab_lookup::dice::{fits, EndgameTables, StoredEndgame};
 use gametab_lookup::io::{Column, TableData};
 use rayon::prelude::*;
 
@@ -19,8 +22,32 @@ use super::report::{key_text, TableCheck};
 use crate::dice::endgame::rows;
 use gametab_solve::endgame::lp::full_size;
 use gametab_solve::endgame::{
-    cache, certificate, exact_value, sparse, LpSize, Method, SolvedEndgame, MAX_EXPLOITABILITY,
+    cache, certificate, exact_value, sparse, Certificate, LpSize, Method, SolvedEndgame,
+    MAX_EXPLOITABILITY,
 };
+
+/// A stored game too large for the dense strategies: its rows as the
+/// cache's entries (player 1's first) and their sparse certificate.
+type SupportCertified = ([Vec<cache::CachedEntry>; 2], Certificate);
+
+/// Decode a game stored by its support ([`StoredEndgame::rows`]) and
+/// certify its rows by the sparse walk.
+fn certify_support(stored: &StoredEndgame) -> Result<SupportCertified, String> {
+    let mut entries: [Vec<cache::CachedEntry>; 2] = Default::default();
+    for p in Player::BOTH {
+        let rows = stored.rows(p).map_err(|e| chain(&e))?;
+        entries[p.index()] = rows
+            .into_iter()
+            .map(|(i, h, a, prob)| cache::entry_of(usize::from(i), h, a, prob))
+            .collect();
+    }
+    let [one, two] = Player::BOTH.map(|p| {
+        sparse::SparseStrategy::from_grouped(stored.game, p, entries[p.index()].iter().copied())
+            .map_err(|e| format!("rows the sparse certificate accepts: {}", chain(&e)))
+    });
+    let cert = sparse::certify_pair(&one?, &two?).certificate;
+    Ok((entries, cert))
+}
 
 /// Largest difference accepted between a stored float and the rebuilt one.
 pub const FLOAT_TOLERANCE: f64 = 1e-12;
@@ -90,7 +117,8 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
     // Each game's strategies are decoded and certified on their own, in
     // parallel; the findings are then taken in the stored order, so the
     // report is the same whatever the thread count.
-    let stored: Vec<_> = tables.games().collect();
+    let (stored, by_support): (Vec<_>, Vec<_>) = tables.games().partition(|s| fits(s.game));
+    let supported: Vec<_> = by_support.par_iter().map(|s| certify_support(s)).collect();
     let certified: Vec<_> = stored
         .par_iter()
         .map(|stored| {
@@ -167,7 +195,54 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
             solved_in: Default::default(),
         });
     }
-    let rebuilt = match rows::tables(&games) {
+    let mut sparse_games = Vec::new();
+    for (stored, supported) in by_support.into_iter().zip(supported) {
+        let (entries, cert) = match supported {
+            Ok(found) => found,
+            Err(e) => {
+                checks[1].file_mismatch("file", "tables the lookup loader accepts", e);
+                return checks.into();
+            }
+        };
+        let gap = cert.exploitability();
+        checks[0].max_error = checks[0].max_error.max(gap);
+        if !cert.is_certified() {
+            checks[0].file_mismatch(
+                "exploitability",
+                format!("{} at most {MAX_EXPLOITABILITY:e}", stored.game),
+                gap,
+            );
+        }
+        let Some(method) = Method::from_name(&stored.method) else {
+            checks[0].file_mismatch("method", "full_lp or double_oracle", &stored.method);
+            return checks.into();
+        };
+        let size = |s: [i64; 3]| LpSize {
+            rows: s[0].max(0) as u64,
+            columns: s[1].max(0) as u64,
+            nonzeros: s[2].max(0) as u64,
+        };
+        if size(stored.full_lp_size) != full_size(stored.game) {
+            checks[0].file_mismatch(
+                "full_lp_rows",
+                format!("{} the full LP's size", stored.game),
+                format!("{:?}", stored.full_lp_size),
+            );
+        }
+        let solved = cache::SparseSolved {
+            game: stored.game,
+            value: stored.value,
+            exact: exact_value(stored.value, &cert),
+            certificate: cert,
+            method,
+            size: size(stored.lp_size),
+            full_size: size(stored.full_lp_size),
+            lps: stored.lp_solves.max(0) as u32,
+            entries: [entries[0].len(), entries[1].len()],
+        };
+        sparse_games.push(rows::SparseGame::new(solved, entries));
+    }
+    let rebuilt = match rows::tables(&games, &sparse_games) {
         Ok(t) => [Ok(t.values), Ok(t.strategy.data), Ok(t.posteriors)],
         Err(e) => {
             let text = chain(&e);
@@ -183,7 +258,7 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
         }
     }
     checks[0].notes.push(format!(
-        "best responses recomputed on the stored strategies (every history, and the stored rows alone): exploitability at most {MAX_EXPLOITABILITY:e}, the exact value within {FLOAT_TOLERANCE:e} and inside the bracket"
+        "best responses recomputed on the stored strategies (every history, and the stored rows alone; the rows alone for the games stored by their support): exploitability at most {MAX_EXPLOITABILITY:e}, the exact value within {FLOAT_TOLERANCE:e} and inside the bracket"
     ));
     for check in &mut checks {
         check.notes.push(format!(

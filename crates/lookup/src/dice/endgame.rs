@@ -8,6 +8,16 @@
 //! process asking one question decodes a few thousand rows, not millions.
 //! [`StoredEndgame::strategies`] decodes a whole game (for `gametab verify`
 //! and for clients that walk the strategy).
+//!
+//! A (hand, history) of the mover without rows plays the default action
+//! ([`default_action`]: the call, or at the opening the lowest bid). The
+//! build writes every information set of the games whose dense strategy
+//! fits ([`fits`]), so nothing of theirs is absent; of the larger games it
+//! writes the stored support of the certified strategy alone, and the
+//! default stands everywhere else, as in the sparse certificate that
+//! certified them. [`StoredEndgame::at`] says when it answers with the
+//! default ([`EndgamePoint::note`]); [`StoredEndgame::strategies`] decodes
+//! the games that fit, [`StoredEndgame::rows`] the rows of any game.
 
 use std::collections::BTreeMap;
 use std::sync::Arc;
@@ -18,6 +28,45 @@ use serde::Serialize;
 use gametab_games::dice::endgame::{
     Action, Endgame, History, Player, Posterior, Strategy, MAX_STRATEGY_SLOTS,
 };
+
+/// Most strategy rows one (game, player) may have in a file the loader
+/// accepts: a player has at most one row per (hand, history) slot for his
+/// bids and one for his call, so a dense game within
+/// [`MAX_STRATEGY_SLOTS`] has fewer than twice that; the larger games,
+/// stored by their support, have well under a million. The loader counts
+/// the rows from the file's footer and refuses a game above this before
+/// decoding any row, so a forged file cannot make a reader allocate more.
+pub const MAX_STRATEGY_ROWS: usize = 2 * MAX_STRATEGY_SLOTS;
+
+/// Whether both of `game`'s strategies fit the dense layout of
+/// [`Strategy`] (at most [`MAX_STRATEGY_SLOTS`] slots each): the games the
+/// build stores with every information set and [`StoredEndgame::strategies`]
+/// decodes.
+pub fn fits(game: Endgame) -> bool {
+    Player::BOTH
+        .iter()
+        .all(|&p| Strategy::slots(game, p) <= MAX_STRATEGY_SLOTS)
+}
+
+/// The action a player takes at a (hand, history) of his without rows: the
+/// call, or at the opening (where no call is legal) the lowest bid. It is
+/// the solver's default (`gametab_solve::endgame::restricted::default_action`),
+/// the play the sparse certificate certified there.
+pub fn default_action(history: History) -> Action {
+    if history.is_empty() {
+        Action::Bid(0)
+    } else {
+        Action::Call
+    }
+}
+
+/// The rows of one (hand, history): `(action, probability)` in action
+/// order.
+type InformationSet = Vec<(Action, f64)>;
+
+/// One stored strategy row, decoded: (hand index in [`Endgame::hands`]
+/// order, history, action, probability).
+pub type StrategyRow = (u8, History, Action, f64);
 
 use super::endgame_groups::{Group, Segment, StrategyFile};
 use super::schema::{ENDGAME_STRATEGY, ENDGAME_VALUES};
@@ -83,6 +132,12 @@ pub struct EndgamePoint {
     /// The posterior over the opponent's hand; `None` off the equilibrium
     /// path (no hand of the opponent plays these bids).
     pub opponent_posterior: Option<Vec<HandProbability>>,
+    /// Set when the tables hold no row for the mover's hand after these
+    /// bids (a game stored by its support): the actions are then the
+    /// default the certified strategy plays there ([`default_action`]).
+    /// Absent from the JSON document otherwise.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub note: Option<String>,
 }
 
 impl StoredEndgame {
@@ -93,21 +148,10 @@ impl StoredEndgame {
         player: Player,
         history: History,
         cache: &'c mut Vec<(Segment, Group)>,
-    ) -> Result<&'c (Segment, Group)> {
-        let key = self
-            .file
-            .segment_of(self.game, player, history)
-            .cloned()
-            .ok_or_else(|| Error::BadRow {
-                table: ENDGAME_STRATEGY.name.to_owned(),
-                row: 0,
-                detail: format!(
-                    "{}: no rows for player {} after '{}' (every information set has rows)",
-                    self.game,
-                    player.number(),
-                    self.game.history_text(history)
-                ),
-            })?;
+    ) -> Result<Option<&'c (Segment, Group)>> {
+        let Some(key) = self.file.segment_of(self.game, player, history).cloned() else {
+            return Ok(None);
+        };
         let at = match cache.iter().position(|(k, _)| *k == key) {
             Some(at) => at,
             None => {
@@ -116,25 +160,31 @@ impl StoredEndgame {
                 cache.len() - 1
             }
         };
-        Ok(&cache[at])
+        Ok(Some(&cache[at]))
     }
 
     /// `player`'s probabilities at `history` for every hand, `[hand]` of
     /// `(action, probability)` in action order, checked to be a
-    /// distribution for every hand.
+    /// distribution for every hand with rows; `None` for a hand without
+    /// rows (it plays [`default_action`]).
     fn information_sets(
         &self,
         player: Player,
         history: History,
         cache: &mut Vec<(Segment, Group)>,
-    ) -> Result<Vec<Vec<(Action, f64)>>> {
-        let (key, group) = self.group(player, history, cache)?;
+    ) -> Result<Vec<Option<InformationSet>>> {
         let hands = self.game.hands(player).len();
-        let mut sets = vec![Vec::new(); hands];
+        let mut sets: Vec<Option<InformationSet>> = vec![None; hands];
+        let Some((key, group)) = self.group(player, history, cache)? else {
+            return Ok(sets);
+        };
         for r in group.rows_of(history) {
-            sets[usize::from(group.hand[r])].push((group.action[r], group.probability[r]));
+            sets[usize::from(group.hand[r])]
+                .get_or_insert_with(Vec::new)
+                .push((group.action[r], group.probability[r]));
         }
         for (i, set) in sets.iter().enumerate() {
+            let Some(set) = set else { continue };
             let sum: f64 = set.iter().map(|a| a.1).sum();
             if (sum - 1.0).abs() > 1e-9 {
                 return Err(Error::BadRow {
@@ -166,6 +216,7 @@ impl StoredEndgame {
         let history = game.history_of(history)?;
         let mover = game.to_move(history);
         let mut cache = Vec::new();
+        let mut note = None;
         let (hand_text, actions) = match hand {
             Some(faces) => {
                 let hands = game.hands(mover);
@@ -177,8 +228,16 @@ impl StoredEndgame {
                     other => other.into(),
                 })?;
                 let sets = self.information_sets(mover, history, &mut cache)?;
-                let probability =
-                    |a: Action| sets[index].iter().find(|x| x.0 == a).map_or(0.0, |x| x.1);
+                if sets[index].is_none() {
+                    note = Some(format!(
+                        "the tables hold no row for this hand after these bids: the certified strategy plays its default here, {}",
+                        match default_action(history) {
+                            Action::Call => "the call".to_owned(),
+                            Action::Bid(b) => format!("the lowest bid, {}", game.bid(b)),
+                        }
+                    ));
+                }
+                let probability = |a: Action| probability_in(&sets[index], history, a);
                 let actions = game
                     .actions(history)
                     .map(|a| ActionProbability {
@@ -203,10 +262,7 @@ impl StoredEndgame {
             if game.to_move(prefix) == opponent && reaches.iter().any(|&r| r != 0.0) {
                 let sets = self.information_sets(opponent, prefix, &mut cache)?;
                 for (reach, set) in reaches.iter_mut().zip(&sets) {
-                    *reach *= set
-                        .iter()
-                        .find(|x| x.0 == Action::Bid(bid))
-                        .map_or(0.0, |x| x.1);
+                    *reach *= probability_in(set, prefix, Action::Bid(bid));
                 }
             }
             prefix = prefix.then(bid);
@@ -228,31 +284,55 @@ impl StoredEndgame {
             hand: hand_text,
             actions,
             opponent_posterior: posterior,
+            note,
         })
     }
 
     /// Both behaviour strategies, player 1's first, decoded from every row
-    /// of the game and checked: every information set of both players has
-    /// rows, and its probabilities sum to 1.
+    /// of the game and checked: each information set with rows sums to 1,
+    /// and every other one plays [`default_action`] (the build writes every
+    /// information set of the games that fit, so none of theirs is
+    /// absent).
     ///
     /// # Errors
-    /// As [`StoredEndgame::at`] for every row of the game;
-    /// [`Error::BadRow`] for an information set without rows or whose
-    /// probabilities do not sum to 1.
+    /// [`Error::OutOfRange`] for a game whose dense strategy does not fit
+    /// ([`fits`]: more than [`MAX_STRATEGY_SLOTS`] slots), refused before
+    /// allocating: read its rows with [`StoredEndgame::rows`] instead. As
+    /// [`StoredEndgame::at`] for every row of the game; [`Error::BadRow`]
+    /// for an information set whose probabilities do not sum to 1.
     pub fn strategies(&self) -> Result<[Strategy; 2]> {
+        if !fits(self.game) {
+            return Err(Error::OutOfRange {
+                what: gametab_games::Argument::Endgame,
+                detail: format!(
+                    "{} is stored by its support: its dense strategy would have more than {MAX_STRATEGY_SLOTS} (hand, history) slots; read its rows with StoredEndgame::rows (absent = the default action) or ask StoredEndgame::at",
+                    self.game
+                ),
+            });
+        }
         let mut strategies = Player::BOTH.map(|p| Strategy::zero(self.game, p));
         for strategy in &mut strategies {
             let player = strategy.player();
+            let hands = self.game.hands(player).len();
+            for h in (0..self.game.history_count() as u32).map(History) {
+                if self.game.to_move(h) == player {
+                    for i in 0..hands {
+                        strategy.set(i, h, default_action(h), 1.0);
+                    }
+                }
+            }
             let mut last_row = 0;
+            let mut open = None;
             for key in self.file.segments_of(self.game, player) {
                 let group = self.file.read(key, true)?;
                 for r in 0..group.history.len() {
-                    strategy.set(
-                        usize::from(group.hand[r]),
-                        History(group.history[r]),
-                        group.action[r],
-                        group.probability[r],
-                    );
+                    let (hand, history) = (usize::from(group.hand[r]), History(group.history[r]));
+                    if open != Some((hand, history)) {
+                        // The rows of this set replace the default.
+                        strategy.set(hand, history, default_action(history), 0.0);
+                        open = Some((hand, history));
+                    }
+                    strategy.set(hand, history, group.action[r], group.probability[r]);
                 }
                 last_row = key.first_row + key.rows.end;
             }
@@ -263,6 +343,101 @@ impl StoredEndgame {
             })?;
         }
         Ok(strategies)
+    }
+
+    /// Decode and check every row of the game: [`StoredEndgame::strategies`]
+    /// for a game that fits a dense strategy, [`StoredEndgame::rows`] of
+    /// both players for the others.
+    ///
+    /// # Errors
+    /// As those two.
+    pub fn check_rows(&self) -> Result<()> {
+        if fits(self.game) {
+            return self.strategies().map(|_| ());
+        }
+        for p in Player::BOTH {
+            self.rows(p)?;
+        }
+        Ok(())
+    }
+
+    /// Every stored row of `player`'s strategy, decoded and checked (every
+    /// key column, as [`StoredEndgame::strategies`] reads them), in key
+    /// order: by history, then hand, then action. Every (hand, history)
+    /// of the player without rows plays [`default_action`]. Memory is the
+    /// rows, at most [`MAX_STRATEGY_ROWS`] (the loader refused more), so
+    /// it serves every game, those too large for a dense strategy too.
+    ///
+    /// # Errors
+    /// As [`StoredEndgame::at`] for every row of the player;
+    /// [`Error::BadRow`] for an information set whose probabilities do not
+    /// sum to 1.
+    pub fn rows(&self, player: Player) -> Result<Vec<StrategyRow>> {
+        // Grown as rows are decoded, not sized by the footer's claim.
+        let mut rows: Vec<StrategyRow> = Vec::new();
+        let mut sum = 0.0;
+        let mut end_row = 0;
+        for key in self.file.segments_of(self.game, player) {
+            let group = self.file.read(key, true)?;
+            for r in 0..group.history.len() {
+                let row = (
+                    group.hand[r],
+                    History(group.history[r]),
+                    group.action[r],
+                    group.probability[r],
+                );
+                if rows
+                    .last()
+                    .is_some_and(|last| (last.0, last.1) != (row.0, row.1))
+                {
+                    self.check_sum(player, rows.last(), sum, end_row)?;
+                    sum = 0.0;
+                }
+                sum += row.3;
+                rows.push(row);
+                end_row = key.first_row + key.rows.start + r;
+            }
+        }
+        self.check_sum(player, rows.last(), sum, end_row)?;
+        Ok(rows)
+    }
+
+    /// [`Error::BadRow`] unless `sum`, the probabilities of the information
+    /// set of `last` (whose last row is `row`), is 1 within 1e-9.
+    fn check_sum(
+        &self,
+        player: Player,
+        last: Option<&StrategyRow>,
+        sum: f64,
+        row: usize,
+    ) -> Result<()> {
+        let Some(&(hand, history, _, _)) = last else {
+            return Ok(());
+        };
+        if (sum - 1.0).abs() <= 1e-9 {
+            return Ok(());
+        }
+        Err(Error::BadRow {
+            table: ENDGAME_STRATEGY.name.to_owned(),
+            row,
+            detail: format!(
+                "{}: player {}, hand {}, history '{}': probabilities sum to {sum}",
+                self.game,
+                player.number(),
+                self.game.hands(player).hand(usize::from(hand)),
+                self.game.history_text(history)
+            ),
+        })
+    }
+}
+
+/// The probability of `action` at `history` in an information set's rows,
+/// or by [`default_action`] when it has none.
+fn probability_in(set: &Option<InformationSet>, history: History, action: Action) -> f64 {
+    match set {
+        Some(set) => set.iter().find(|x| x.0 == action).map_or(0.0, |x| x.1),
+        None if action == default_action(history) => 1.0,
+        None => 0.0,
     }
 }
 
@@ -286,14 +461,30 @@ impl EndgameTables {
     ///
     /// # Errors
     /// As [`read_parquet`] for either file; [`Error::BadRow`] for a game the
-    /// rules refuse or too large to hold, a game listed twice, strategy
-    /// rows of a game without a value row, a game without strategy rows,
-    /// or row groups that do not hold one game and player each in key
-    /// order.
+    /// rules refuse, a game listed twice, strategy rows of a game without a
+    /// value row, a game without strategy rows or with more than
+    /// [`MAX_STRATEGY_ROWS`] for a player, or row groups that do not hold
+    /// one game and player each in key order.
     pub fn from_bytes(
         values: impl Into<Bytes>,
         strategy: impl Into<Bytes>,
     ) -> Result<EndgameTables> {
+        Self::from_bytes_with_limit(values, strategy, MAX_STRATEGY_ROWS)
+    }
+
+    /// [`EndgameTables::from_bytes`] refusing a game with more than
+    /// `max_rows` strategy rows for a player (at most
+    /// [`MAX_STRATEGY_ROWS`] whatever is asked): a reader that wants a
+    /// tighter bound on what one game may make it decode.
+    ///
+    /// # Errors
+    /// As [`EndgameTables::from_bytes`].
+    pub fn from_bytes_with_limit(
+        values: impl Into<Bytes>,
+        strategy: impl Into<Bytes>,
+        max_rows: usize,
+    ) -> Result<EndgameTables> {
+        let max_rows = max_rows.min(MAX_STRATEGY_ROWS);
         let values = read_parquet(values.into(), &ENDGAME_VALUES)?;
         let file = Arc::new(StrategyFile::open(strategy.into())?);
         let table = ENDGAME_VALUES.name;
@@ -310,15 +501,19 @@ impl EndgameTables {
             };
             let game = Endgame::new(int("dice_one")?, int("dice_two")?, int("sides")?, wild)
                 .map_err(|e| bad_row(table, row, e))?;
-            if Player::BOTH
-                .iter()
-                .any(|&p| Strategy::slots(game, p) > MAX_STRATEGY_SLOTS)
-            {
-                return Err(bad_row(
-                    table,
-                    row,
-                    format!("{game} is larger than any stored endgame can be (more than {MAX_STRATEGY_SLOTS} strategy slots)"),
-                ));
+            for p in Player::BOTH {
+                let rows: usize = file.segments_of(game, p).map(|k| k.rows.len()).sum();
+                if rows > max_rows {
+                    return Err(bad_row(
+                        table,
+                        row,
+                        format!(
+                            "{game}: player {} has {rows} strategy rows in {}, more than the {max_rows} a stored game may have; the file is damaged or forged: rebuild the tables",
+                            p.number(),
+                            ENDGAME_STRATEGY.name
+                        ),
+                    ));
+                }
             }
             if Player::BOTH
                 .iter()
@@ -363,12 +558,13 @@ impl EndgameTables {
     }
 
     /// Decode and check every row of the strategy table, as
-    /// [`StoredEndgame::strategies`] does for each game: a set that passes
+    /// [`StoredEndgame::strategies`] does for each game that fits a dense
+    /// strategy and [`StoredEndgame::rows`] for the others: a set that passes
     /// answers every question without a row error. (Questions themselves
     /// decode only the row groups they need.)
     ///
     /// # Errors
-    /// As [`StoredEndgame::strategies`].
+    /// As [`StoredEndgame::strategies`] and [`StoredEndgame::rows`].
     ///
     /// The games are checked on as many threads as the machine has cores
     /// (each decodes its own row groups); the error reported is that of the
@@ -390,7 +586,7 @@ impl EndgameTables {
                             let Some(stored) = games.get(i) else {
                                 return checked;
                             };
-                            checked.push((i, stored.strategies().map(|_| ())));
+                            checked.push((i, stored.check_rows()));
                         }
                     })
                 })

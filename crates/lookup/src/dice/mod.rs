@@ -10,6 +10,9 @@ mod index;
 pub mod schema;
 mod tables;
 
-pub use endgame::{EndgamePoint, EndgameTables, StoredEndgame};
+pub use endgame::{
+    default_action, fits, EndgamePoint, EndgameTables, StoredEndgame, StrategyRow,
+    MAX_STRATEGY_ROWS,
+};
 pub use grid_params::{grid_from_params, grid_params};
 pub use tables::{Answer, BidTable, DecisionTable, DiceTables, PosteriorTable, Source};

@@ -57,13 +57,17 @@ impl Drop for Counted<'_> {
 enum Outcome {
     /// Solved and certified (`true`: taken from the cache or a job file).
     Solved(Box<SolvedEndgame>, bool),
+    /// A game too large for the dense strategies, solved and certified by
+    /// the sparse certificate (`true`: taken from a job file).
+    Sparse(Box<rows::SparseGame>, bool),
     /// A frontier game its budget cut off (its line says where it stands).
     Partial,
 }
 
 /// A frontier game: solved (or resumed, or taken when solved) as its job
 /// ([`job::solve_job`]) within the build's budget, then restored with its
-/// dense strategies (the frontier games all fit them).
+/// dense strategies when they fit ([`fits`]), by its support otherwise
+/// (certified again by the sparse certificate).
 fn frontier_game(
     game: Endgame,
     dir: Option<&Path>,
@@ -83,7 +87,13 @@ fn frontier_game(
         }
     };
     match state {
-        JobState::Solved(cached) => Ok((Outcome::Solved(Box::new(cached.restore()?), hit), line)),
+        JobState::Solved(cached) if fits(game) => {
+            Ok((Outcome::Solved(Box::new(cached.restore()?), hit), line))
+        }
+        JobState::Solved(cached) => {
+            let sparse = rows::SparseGame::new(cached.restore_sparse()?, cached.strategies);
+            Ok((Outcome::Sparse(Box::new(sparse), hit), line))
+        }
         JobState::Partial(_) => Ok((Outcome::Partial, line)),
     }
 }
@@ -97,9 +107,11 @@ fn frontier_game(
 /// `options.endgame_budget` (the double oracle stops after the round in
 /// which it passes), resumed from its restricted game by the next build
 /// when the budget cut it off, and left out of the tables until it is
-/// solved. With `--endgame-frontier` the build also reports every other
-/// solved job file it finds there (a game too large for the tables),
-/// certified again by the sparse certificate.
+/// solved. A game too large for the dense strategies ([`fits`]) is
+/// certified again by the sparse certificate and written by its support
+/// ([`rows::SparseGame`]). With `--endgame-frontier` the build also
+/// reports every other solved job file it finds there (a game none of its
+/// lists names), certified again by the sparse certificate.
 ///
 /// # Errors
 /// A game that HiGHS cannot solve or that does not certify, or a table that
@@ -171,11 +183,18 @@ pub fn build(
         })
         .collect();
     let mut solved = Vec::new();
+    let mut sparse = Vec::new();
     let mut from_cache = 0;
     let mut unsolved = 0;
     for (result, note) in results {
         let (game, hit) = match result? {
             Outcome::Solved(game, hit) => (*game, hit),
+            Outcome::Sparse(game, hit) => {
+                lines.extend(note);
+                from_cache += usize::from(hit);
+                sparse.push(*game);
+                continue;
+            }
             Outcome::Partial => {
                 unsolved += 1;
                 lines.extend(note);
@@ -212,7 +231,7 @@ pub fn build(
         &bar,
         format!(
             "{} games ({from_cache} from the cache, certified again)",
-            solved.len()
+            solved.len() + sparse.len()
         ),
     );
     let cut = if unsolved > 0 {
@@ -222,7 +241,7 @@ pub fn build(
     };
     lines.push(format!(
         "endgame: {} games ({from_cache} from the cache, certified again){cut} in {:.3} s",
-        solved.len(),
+        solved.len() + sparse.len(),
         start.elapsed().as_secs_f64()
     ));
     if let Some(path) = &path {
@@ -244,7 +263,15 @@ pub fn build(
             ));
         }
     }
-    let tables = rows::tables(&solved)?;
+    for game in &sparse {
+        lines.push(format!(
+            "{}: stored by its support ({} + {} rows; every other information set plays the default)",
+            game.game(),
+            game.entries(Player::One).len(),
+            game.entries(Player::Two).len()
+        ));
+    }
+    let tables = rows::tables(&solved, &sparse)?;
     for (what, table, starts) in [
         ("endgame values", tables.values, None),
         (
@@ -268,7 +295,7 @@ pub fn build(
 
 /// The solved job files in `dir` of games not in `games`, each certified
 /// again by the sparse certificate: a line each (they are not tabulated:
-/// their strategies do not fit the tables' dense layout).
+/// the build tabulates the games of its lists).
 fn other_jobs(dir: &Path, games: &[Endgame]) -> Vec<String> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Vec::new();
@@ -290,7 +317,7 @@ fn other_jobs(dir: &Path, games: &[Endgame]) -> Vec<String> {
             Ok(Some(file)) => match &file.state {
                 JobState::Solved(g) => match g.restore_sparse() {
                     Ok(s) => format!(
-                        "{game}: solved job {}, certified again on its support: value {}, exploitability {:.1e}, {} + {} entries (not in the tables: too large for their strategies)",
+                        "{game}: solved job {}, certified again on its support: value {}, exploitability {:.1e}, {} + {} entries (not in the tables: the build does not list it)",
                         path.display(),
                         s.exact.map_or_else(|| format!("{:.16}", s.value), |f| f.to_string()),
                         s.certificate.exploitability(),

@@ -11,15 +11,30 @@
 //! groups ([`StrategyTable::group_starts`]) each hold one (game, player)
 //! and a run of whole histories, so that a query decodes only the groups
 //! of the histories it asks about.
+//!
+//! A game whose dense strategy fits ([`fits`]) is written with every
+//! information set of both players. A larger one ([`SparseGame`]) is
+//! written from its stored support alone: the rows of the (hand, history)
+//! entries the solver stored, and none for any other (hand, history) of
+//! the player, which plays the default action there (the call, or at the
+//! opening the lowest bid: `gametab_lookup::dice::default_action`), as in
+//! the sparse certificate that certified the game. Its reaches and
+//! posteriors are computed by walking the bids of each history (and the
+//! histories equilibrium play reaches, depth first), never over all
+//! `2^bids` histories, so memory stays that of its entries.
 
 use crate::error::{Error, Result};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
-use gametab_games::dice::endgame::{Action, Endgame, History, Player, Posterior, Strategy};
+use gametab_games::dice::endgame::{Action, Endgame, Hands, History, Player, Posterior, Strategy};
+use gametab_lookup::dice::default_action;
 use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY, ENDGAME_VALUES};
 use gametab_lookup::io::{Column, Strings, TableData};
 
-use gametab_solve::endgame::SolvedEndgame;
+use gametab_solve::endgame::cache::{CachedEntry, SparseSolved};
+use gametab_solve::endgame::{Certificate, Fraction, LpSize, Method, SolvedEndgame};
+
+pub use gametab_lookup::dice::fits;
 
 /// Rows a strategy row group holds at most before the next whole history
 /// starts a new one: small enough that a query decodes a few of them in
@@ -106,11 +121,213 @@ impl GameKeys {
     }
 }
 
+/// A game too large for the dense strategies ([`fits`]), tabulated from
+/// its stored support: its certified summary and both players' entries of
+/// positive probability, by (history, hand, action). Every other (hand,
+/// history) of a player plays [`default_action`].
+#[derive(Debug, Clone)]
+pub struct SparseGame {
+    /// The game's value, certificate (the sparse one) and LP record.
+    pub solved: SparseSolved,
+    /// Each player's entries of positive probability, by (history, hand,
+    /// action).
+    entries: [Vec<CachedEntry>; 2],
+    /// Each player's entries of one (history, hand): where they lie in
+    /// `entries`.
+    sets: [HashMap<(u32, u8), (usize, usize)>; 2],
+    /// Each player's hands.
+    hands: [Hands; 2],
+}
+
+impl SparseGame {
+    /// The game `solved` with the entries `entries` (player 1's first; the
+    /// cache's `(hand, history, action, probability)`, action 0 the call
+    /// and `b + 1` the bid `b`, in any order; entries of probability 0 are
+    /// left out, as the tables hold only actions of positive probability).
+    /// The entries are those [`SparseSolved`] was certified with
+    /// (`CachedGame::restore_sparse`).
+    pub fn new(solved: SparseSolved, entries: [Vec<CachedEntry>; 2]) -> SparseGame {
+        let game = solved.game;
+        let entries = entries.map(|mut list| {
+            list.retain(|e| e.3 > 0.0);
+            list.sort_by_key(|&(hand, h, action, _)| (h, hand, action));
+            list
+        });
+        let sets = entries.each_ref().map(|list| {
+            let mut sets = HashMap::new();
+            let mut start = 0;
+            for k in 0..list.len() {
+                if k + 1 == list.len() || (list[k].1, list[k].0) != (list[k + 1].1, list[k + 1].0) {
+                    sets.insert((list[k].1, list[k].0), (start, k + 1));
+                    start = k + 1;
+                }
+            }
+            sets
+        });
+        SparseGame {
+            solved,
+            entries,
+            sets,
+            hands: Player::BOTH.map(|p| game.hands(p)),
+        }
+    }
+
+    /// The game.
+    pub fn game(&self) -> Endgame {
+        self.solved.game
+    }
+
+    /// `player`'s entries of positive probability, by (history, hand,
+    /// action).
+    pub fn entries(&self, player: Player) -> &[CachedEntry] {
+        &self.entries[player.index()]
+    }
+
+    /// `player`'s probability of `action` at (`hand`, `history`): the
+    /// entry's, or [`default_action`]'s 1 where he has no entries.
+    fn probability(&self, player: Player, hand: usize, history: History, action: Action) -> f64 {
+        let code = match action {
+            Action::Call => 0,
+            Action::Bid(b) => b + 1,
+        };
+        match self.sets[player.index()].get(&(history.0, hand as u8)) {
+            Some(&(start, end)) => self.entries[player.index()][start..end]
+                .iter()
+                .find(|e| e.2 == code)
+                .map_or(0.0, |e| e.3),
+            None if action == default_action(history) => 1.0,
+            None => 0.0,
+        }
+    }
+
+    /// `player`'s own reach of `history` with `hand`: the product of his
+    /// probabilities of his bids, in the order he made them (the factors
+    /// of [`Strategy::reach`], so the same value to the bit).
+    fn own_reach(&self, player: Player, hand: usize, history: History) -> f64 {
+        let game = self.game();
+        let mut reach = 1.0;
+        let mut prefix = History::EMPTY;
+        for bid in history.bids() {
+            if game.to_move(prefix) == player {
+                reach *= self.probability(player, hand, prefix, Action::Bid(bid));
+            }
+            prefix = prefix.then(bid);
+        }
+        reach
+    }
+
+    /// `sum over hands of chance * own reach` of `history` for `player`,
+    /// summed in hand order (as [`weighted_reach`] sums it).
+    fn weighted(&self, player: Player, history: History) -> f64 {
+        let hands = &self.hands[player.index()];
+        let mut total = 0.0;
+        for i in 0..hands.len() {
+            total += hands.probability(i) * self.own_reach(player, i, history);
+        }
+        total
+    }
+
+    /// The histories equilibrium play reaches (both players' weighted
+    /// reach positive), rising, found depth first from the opening: a
+    /// history is reached only if its parent is, and each step multiplies
+    /// the mover's reaches by his probability of the bid, the products
+    /// [`SparseGame::own_reach`] forms.
+    fn reached(&self) -> Vec<u32> {
+        let game = self.game();
+        let mut out = Vec::new();
+        let start = self.hands.each_ref().map(|h| vec![1.0; h.len()]);
+        let mut stack = vec![(History::EMPTY, start)];
+        while let Some((history, reach)) = stack.pop() {
+            out.push(history.0);
+            let mover = game.to_move(history);
+            let first = history.last().map_or(0, |l| l + 1);
+            for bid in first..game.bid_count() as u8 {
+                let mut child = reach.clone();
+                for (i, r) in child[mover.index()].iter_mut().enumerate() {
+                    if *r != 0.0 {
+                        *r *= self.probability(mover, i, history, Action::Bid(bid));
+                    }
+                }
+                let weighted = Player::BOTH.map(|p| {
+                    let hands = &self.hands[p.index()];
+                    let mut total = 0.0;
+                    for (i, r) in child[p.index()].iter().enumerate() {
+                        total += hands.probability(i) * r;
+                    }
+                    total
+                });
+                if weighted[0] * weighted[1] > 0.0 {
+                    stack.push((history.then(bid), child));
+                }
+            }
+        }
+        out.sort_unstable();
+        out
+    }
+}
+
+/// A game to tabulate: with its dense strategies, or from its support.
+#[derive(Debug, Clone, Copy)]
+enum Source<'a> {
+    Dense(&'a SolvedEndgame),
+    Sparse(&'a SparseGame),
+}
+
+impl Source<'_> {
+    fn game(self) -> Endgame {
+        match self {
+            Source::Dense(s) => s.game,
+            Source::Sparse(s) => s.solved.game,
+        }
+    }
+
+    /// Value, exact value, certificate, method, LPs, LP size, full size.
+    fn record(
+        self,
+    ) -> (
+        f64,
+        Option<Fraction>,
+        Certificate,
+        Method,
+        u32,
+        LpSize,
+        LpSize,
+    ) {
+        match self {
+            Source::Dense(s) => (
+                s.value,
+                s.exact,
+                s.certificate,
+                s.method,
+                s.lps,
+                s.size,
+                s.full_size,
+            ),
+            Source::Sparse(g) => {
+                let s = &g.solved;
+                (
+                    s.value,
+                    s.exact,
+                    s.certificate,
+                    s.method,
+                    s.lps,
+                    s.size,
+                    s.full_size,
+                )
+            }
+        }
+    }
+}
+
 /// The games in key order (dice of player 1, of player 2, sides, rules).
-fn in_key_order(games: &[SolvedEndgame]) -> Vec<&SolvedEndgame> {
-    let mut sorted: Vec<&SolvedEndgame> = games.iter().collect();
+fn in_key_order<'a>(games: &'a [SolvedEndgame], sparse: &'a [SparseGame]) -> Vec<Source<'a>> {
+    let mut sorted: Vec<Source<'a>> = games
+        .iter()
+        .map(Source::Dense)
+        .chain(sparse.iter().map(Source::Sparse))
+        .collect();
     sorted.sort_by_key(|s| {
-        let g = s.game;
+        let g = s.game();
         (
             g.dice(Player::One),
             g.dice(Player::Two),
@@ -121,11 +338,11 @@ fn in_key_order(games: &[SolvedEndgame]) -> Vec<&SolvedEndgame> {
     sorted
 }
 
-/// The values table.
+/// The values table of the dense `games` and the `sparse` ones.
 ///
 /// # Errors
 /// The columns do not fit the schema (a bug).
-pub fn values(games: &[SolvedEndgame]) -> Result<TableData> {
+pub fn values(games: &[SolvedEndgame], sparse: &[SparseGame]) -> Result<TableData> {
     let mut keys = GameKeys::new();
     let (mut value, mut exact, mut gap, mut upper, mut lower) = (
         Vec::new(),
@@ -136,16 +353,16 @@ pub fn values(games: &[SolvedEndgame]) -> Result<TableData> {
     );
     let (mut method, mut solves) = (Strings::new(), Vec::new());
     let mut sizes: [Vec<i64>; 6] = Default::default();
-    for solved in in_key_order(games) {
-        keys.push(solved.game, 1);
-        value.push(solved.value);
-        exact.push(&solved.exact.map(|f| f.to_string()).unwrap_or_default());
-        gap.push(solved.certificate.exploitability());
-        upper.push(solved.certificate.upper);
-        lower.push(solved.certificate.lower);
-        method.push(solved.method.name());
-        solves.push(i32::try_from(solved.lps).unwrap_or(i32::MAX));
-        let (s, f) = (solved.size, solved.full_size);
+    for source in in_key_order(games, sparse) {
+        let (v, fraction, certificate, how, lps, s, f) = source.record();
+        keys.push(source.game(), 1);
+        value.push(v);
+        exact.push(&fraction.map(|f| f.to_string()).unwrap_or_default());
+        gap.push(certificate.exploitability());
+        upper.push(certificate.upper);
+        lower.push(certificate.lower);
+        method.push(how.name());
+        solves.push(i32::try_from(lps).unwrap_or(i32::MAX));
         for (column, n) in sizes
             .iter_mut()
             .zip([s.rows, s.columns, s.nonzeros, f.rows, f.columns, f.nonzeros])
@@ -199,7 +416,9 @@ pub struct EndgameRows {
     pub posteriors: TableData,
 }
 
-/// The rows of all three tables, in the schemas' key order.
+/// The rows of all three tables, in the schemas' key order: the dense
+/// `games` with every information set, the `sparse` ones by their support
+/// (the module doc).
 ///
 /// The strategy table (millions of rows) is written in place: each (game,
 /// player)'s rows are counted first, the columns allocated once at their
@@ -210,12 +429,12 @@ pub struct EndgameRows {
 ///
 /// # Errors
 /// The columns do not fit the schema (a bug).
-pub fn tables(games: &[SolvedEndgame]) -> Result<EndgameRows> {
+pub fn tables(games: &[SolvedEndgame], sparse: &[SparseGame]) -> Result<EndgameRows> {
     use rayon::prelude::*;
-    let sorted = in_key_order(games);
-    let parts: Vec<StrategyPart<'_>> = sorted
+    let sorted = in_key_order(games, sparse);
+    let parts: Vec<StrategyPart> = sorted
         .par_iter()
-        .flat_map_iter(|s| Player::BOTH.map(|p| StrategyPart::count(s, p)))
+        .flat_map_iter(|&s| Player::BOTH.map(|p| StrategyPart::count(s, p)))
         .collect();
     let total = parts.iter().map(|p| p.rows).sum();
     // The rules column is dictionary-coded: each game's code is its rules
@@ -234,11 +453,11 @@ pub fn tables(games: &[SolvedEndgame]) -> Result<EndgameRows> {
     };
     let rule_codes: Vec<u32> = sorted
         .iter()
-        .map(|s| code_of(s.game.rules_name(), &mut names))
+        .map(|s| code_of(s.game().rules_name(), &mut names))
         .collect();
     let mut columns = StrategyColumns::zeroed(total);
     let mut group_starts = Vec::new();
-    let mut jobs: Vec<Vec<(&StrategyPart<'_>, StrategySlices<'_>)>> = Vec::new();
+    let mut jobs: Vec<Vec<(&StrategyPart, StrategySlices<'_>)>> = Vec::new();
     let mut rest = columns.slices();
     let mut offset = 0;
     for (game, pair) in parts.chunks(2).enumerate() {
@@ -256,24 +475,31 @@ pub fn tables(games: &[SolvedEndgame]) -> Result<EndgameRows> {
     let posteriors: Vec<PosteriorColumns> = jobs
         .into_par_iter()
         .zip(sorted.par_iter())
-        .map(|(job, solved)| {
-            let (own, weighted) = reaches_of(solved);
-            job.into_par_iter()
-                .for_each(|(part, slices)| part.fill(&own, &weighted, slices));
-            posterior_rows(solved, &weighted)
+        .map(|(job, source)| match *source {
+            Source::Dense(solved) => {
+                let (own, weighted) = reaches_of(solved);
+                job.into_par_iter()
+                    .for_each(|(part, slices)| part.fill(solved, &own, &weighted, slices));
+                posterior_rows(solved, &weighted)
+            }
+            Source::Sparse(game) => {
+                job.into_par_iter()
+                    .for_each(|(part, slices)| part.fill_sparse(game, slices));
+                sparse_posterior_rows(game)
+            }
         })
         .collect();
     let mut posterior_keys = GameKeys::new();
     let mut posterior = PosteriorColumns::default();
-    for (solved, rows) in sorted.iter().zip(posteriors) {
-        posterior_keys.push(solved.game, rows.viewer.len());
+    for (source, rows) in sorted.iter().zip(posteriors) {
+        posterior_keys.push(source.game(), rows.viewer.len());
         posterior.append(rows);
     }
     if group_starts.is_empty() {
         group_starts.push(0);
     }
     Ok(EndgameRows {
-        values: values(games)?,
+        values: values(games, sparse)?,
         strategy: StrategyTable {
             data: columns.into_table(&names)?,
             group_starts,
@@ -283,10 +509,10 @@ pub fn tables(games: &[SolvedEndgame]) -> Result<EndgameRows> {
 }
 
 /// One (game, player)'s stretch of the strategy table: every information
-/// set of the player, its actions of positive probability, by (history,
-/// hand, action); counted before it is filled.
-struct StrategyPart<'a> {
-    solved: &'a SolvedEndgame,
+/// set of the player (of a sparse game, every one with entries), its
+/// actions of positive probability, by (history, hand, action); counted
+/// before it is filled.
+struct StrategyPart {
     player: Player,
     /// Its rows.
     rows: usize,
@@ -296,9 +522,13 @@ struct StrategyPart<'a> {
     group_starts: Vec<usize>,
 }
 
-impl StrategyPart<'_> {
-    /// Count the rows of `player` in `solved`.
-    fn count(solved: &SolvedEndgame, player: Player) -> StrategyPart<'_> {
+impl StrategyPart {
+    /// Count the rows of `player` in `source`.
+    fn count(source: Source<'_>, player: Player) -> StrategyPart {
+        let solved = match source {
+            Source::Dense(solved) => solved,
+            Source::Sparse(game) => return StrategyPart::count_sparse(game, player),
+        };
         let game = solved.game;
         let mine = &solved.strategies[player.index()];
         let hands = game.hands(player).len();
@@ -321,20 +551,81 @@ impl StrategyPart<'_> {
             }
         }
         StrategyPart {
-            solved,
             player,
             rows,
             group_starts,
         }
     }
 
+    /// [`StrategyPart::count`] of a sparse game: its entries, a row group
+    /// started as for a dense game.
+    fn count_sparse(sparse: &SparseGame, player: Player) -> StrategyPart {
+        let entries = sparse.entries(player);
+        let (mut group, mut group_starts) = (usize::MAX, Vec::new());
+        for (k, entry) in entries.iter().enumerate() {
+            let new_history = k == 0 || entries[k - 1].1 != entry.1;
+            if new_history && group >= STRATEGY_GROUP_ROWS {
+                group_starts.push(k);
+                group = 0;
+            }
+            group += 1;
+        }
+        StrategyPart {
+            player,
+            rows: entries.len(),
+            group_starts,
+        }
+    }
+
+    /// Fill the rows of a sparse game's player: his entries, each with its
+    /// reach (chance, his own reach, the opponent's weighted reach: the
+    /// factors and order of the dense [`StrategyPart::fill`]).
+    fn fill_sparse(&self, sparse: &SparseGame, out: StrategySlices<'_>) {
+        let (game, p) = (sparse.game(), self.player);
+        let hands = &sparse.hands[p.index()];
+        out.dice_one.fill(i32::from(game.dice(Player::One)));
+        out.dice_two.fill(i32::from(game.dice(Player::Two)));
+        out.sides.fill(i32::from(game.sides()));
+        out.player.fill(i32::from(p.number()));
+        let mut opponent: Option<(u32, f64)> = None;
+        for (row, &(hand, h, code, prob)) in sparse.entries(p).iter().enumerate() {
+            let history = History(h);
+            let weighted = match opponent {
+                Some((at, w)) if at == h => w,
+                _ => {
+                    let w = sparse.weighted(p.opponent(), history);
+                    opponent = Some((h, w));
+                    w
+                }
+            };
+            let i = usize::from(hand);
+            let at = hands.probability(i) * sparse.own_reach(p, i, history) * weighted;
+            let action = match code {
+                0 => Action::Call,
+                b => Action::Bid(b - 1),
+            };
+            out.history[row] = h as i32;
+            out.hand[row] = hands.hand(i).code();
+            out.action[row] = game.action_code(action);
+            out.probability[row] = prob;
+            out.reach[row] = at;
+            out.on_path[row] = at > 0.0;
+        }
+    }
+
     /// Fill every column of `out` (exactly [`StrategyPart::rows`] rows)
     /// but the rules, which the caller codes, from both players' own
-    /// reaches and chance-weighted reaches ([`reaches_of`]).
-    fn fill(&self, own: &[Vec<f64>; 2], weighted: &[Vec<f64>; 2], out: StrategySlices<'_>) {
-        let (game, p) = (self.solved.game, self.player);
+    /// reaches and chance-weighted reaches ([`reaches_of`]) in `solved`.
+    fn fill(
+        &self,
+        solved: &SolvedEndgame,
+        own: &[Vec<f64>; 2],
+        weighted: &[Vec<f64>; 2],
+        out: StrategySlices<'_>,
+    ) {
+        let (game, p) = (solved.game, self.player);
         let histories = game.history_count();
-        let mine = &self.solved.strategies[p.index()];
+        let mine = &solved.strategies[p.index()];
         let own = &own[p.index()];
         let opponent = &weighted[p.opponent().index()];
         let hands = game.hands(p);
@@ -538,6 +829,36 @@ impl PosteriorColumns {
             BTreeMap::new(),
         )?)
     }
+}
+
+/// A sparse game's posterior rows, as [`posterior_rows`] gives a dense
+/// game's: for each viewer and each history equilibrium play reaches
+/// ([`SparseGame::reached`]), the opponent's hand distribution from his own
+/// reaches ([`Posterior::from_reaches`]), every hand of his.
+fn sparse_posterior_rows(sparse: &SparseGame) -> PosteriorColumns {
+    let reached = sparse.reached();
+    let mut out = PosteriorColumns::default();
+    for v in Player::BOTH {
+        let opponent = v.opponent();
+        let hands = &sparse.hands[opponent.index()];
+        let codes: Vec<i32> = hands.iter().map(|h| h.code()).collect();
+        for &h in &reached {
+            let history = History(h);
+            let reaches: Vec<f64> = (0..hands.len())
+                .map(|j| sparse.own_reach(opponent, j, history))
+                .collect();
+            let Some(posterior) = Posterior::from_reaches(hands, &reaches) else {
+                continue;
+            };
+            for (w, p) in posterior.probabilities.iter().enumerate() {
+                out.viewer.push(i32::from(v.number()));
+                out.history.push(h as i32);
+                out.opponent_hand.push(codes[w]);
+                out.probability.push(*p);
+            }
+        }
+    }
+    out
 }
 
 /// One game's posterior rows: for each viewer and each history that
