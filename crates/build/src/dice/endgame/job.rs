@@ -84,6 +84,9 @@ pub fn fingerprint(options: LpOptions) -> String {
     if !options.crossover {
         text.push_str(", no crossover (finished by the simplex)");
     }
+    if options.lookahead > 0 {
+        text.push_str(&format!(", {} look-ahead steps", options.lookahead));
+    }
     text
 }
 
@@ -164,6 +167,10 @@ pub struct SolveArgs {
     /// The LP method of the double oracle's rounds.
     #[arg(long, value_enum, default_value_t = JobLp::Auto)]
     pub lp: JobLp,
+    /// Look-ahead steps of each double-oracle round (`LpOptions::lookahead`);
+    /// the build's choice for the game by default.
+    #[arg(long)]
+    pub lookahead: Option<u32>,
 }
 
 /// The game of `--dice A,B --sides S [--wild]`.
@@ -304,7 +311,7 @@ pub fn solve_job(
 pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<()> {
     let game = game_of(&args.dice, args.sides, args.wild)?;
     let (method, auto) = method_and_options(game);
-    let options = match args.lp {
+    let mut options = match args.lp {
         JobLp::Auto => auto,
         JobLp::Simplex => LpOptions::default(),
         JobLp::Ipm => LpOptions {
@@ -317,6 +324,9 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<()> {
             ..LpOptions::default()
         },
     };
+    if let Some(steps) = args.lookahead {
+        options.lookahead = steps;
+    }
     let report = solve_job(game, &job_dir(&args.cache), method, options, args.budget)?;
     writeln!(out, "{}", report.line)?;
     Ok(())
