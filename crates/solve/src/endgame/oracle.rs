@@ -344,7 +344,7 @@ pub fn best_response(
 }
 
 /// The weight of each best response in the mixtures the look-ahead
-/// best-responds to ([`look_ahead`]): small, so that where the restricted
+/// best-responds to ([`LpOptions::lookahead`]): small, so that where the restricted
 /// equilibrium plays, the look-ahead's best response is nearly the plain
 /// one (whose sequences are in already), and where only the opponent's
 /// best responses go, it is the reply the next round's equilibrium is
