@@ -13,7 +13,9 @@
 //! `ENDGAME_METHODS_RUN` the methods, comma-separated (`full_lp`,
 //! `double_oracle`, `double_oracle_cold`, `double_oracle_ipm`,
 //! `double_oracle_ipm_nox`; default the first two, the full LP only up to
-//! 2v1 with five sides).
+//! 2v1 with five sides). A double oracle's name followed by `_lookaheadN`
+//! (`double_oracle_lookahead1`, `double_oracle_ipm_nox_lookahead2`) runs
+//! it with `N` look-ahead steps a round (`LpOptions::lookahead`).
 
 use std::process::Command;
 use std::time::Instant;
@@ -32,9 +34,14 @@ use endgame_common::{game_text, parse_game, peak_mib};
 /// (`double_oracle_cold`: the double oracle solving each round's LP afresh
 /// instead of from the last basis; `double_oracle_ipm`: each round's LP by
 /// HiGHS's interior point method with crossover; `double_oracle_ipm_nox`:
-/// without crossover, finished by the simplex).
+/// without crossover, finished by the simplex; `_lookaheadN` after any of
+/// them: `N` look-ahead steps a round).
 fn child(game: Endgame, name: &str) {
-    let (method, options) = match name {
+    let (base, lookahead) = match name.split_once("_lookahead") {
+        Some((base, steps)) => (base, steps.parse().expect("look-ahead steps")),
+        None => (name, 0),
+    };
+    let (method, mut options) = match base {
         "double_oracle_ipm" => (
             Method::DoubleOracle,
             LpOptions {
@@ -62,6 +69,7 @@ fn child(game: Endgame, name: &str) {
             LpOptions::default(),
         ),
     };
+    options.lookahead = lookahead;
     let start = Instant::now();
     if !fits(game) {
         // Too large for the dense strategies: solved as a job and certified

@@ -47,6 +47,12 @@ pub struct LpOptions {
     /// point's tolerance, and the double oracle finishes by the simplex
     /// ([`super::oracle`]).
     pub crossover: bool,
+    /// Look-ahead steps of the double oracle ([`super::oracle`]): beside
+    /// each player's best response to the opponent's restricted
+    /// equilibrium, each step adds each player's best response to the
+    /// opponent's equilibrium mixed with the opponent's best responses of
+    /// the steps before (0: the plain double oracle).
+    pub lookahead: u32,
 }
 
 impl Default for LpOptions {
@@ -59,6 +65,7 @@ impl Default for LpOptions {
             method: "simplex",
             warm_start: true,
             crossover: true,
+            lookahead: 0,
         }
     }
 }

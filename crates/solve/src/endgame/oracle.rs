@@ -343,6 +343,58 @@ pub fn best_response(
     }
 }
 
+/// The weight of each best response in the mixtures the look-ahead
+/// best-responds to ([`LpOptions::lookahead`]): small, so that where the restricted
+/// equilibrium plays, the look-ahead's best response is nearly the plain
+/// one (whose sequences are in already), and where only the opponent's
+/// best responses go, it is the reply the next round's equilibrium is
+/// likely to need (there it does not depend on the weight).
+pub const LOOKAHEAD_WEIGHT: f64 = 0.01;
+
+/// The look-ahead of [`LpOptions::lookahead`]: `steps` times, each
+/// player's best response to the opponent's restricted equilibrium `play`
+/// mixed ([`ExtendedPlay::mixed`], weight [`LOOKAHEAD_WEIGHT`] each) with
+/// the opponent's best responses so far (the round's own, `first`, then
+/// those of the steps before), its sequences included. In the manner of
+/// pipelined best responses (McAleer et al., "Pipeline PSRO", NeurIPS
+/// 2020: each pending best response trains against a mixture that holds
+/// the lower ones), it brings in the replies to the round's new sequences
+/// a round early: with the call as the extension, a best response only
+/// goes one bid beyond the restricted tree, and the plain double oracle
+/// needs a round per bid to grow a line of raises. Exactness is
+/// untouched: any included sequences span a restricted game, and the
+/// oracle still stops only when the round's plain best responses gain
+/// nothing. Returns the sequences it added.
+fn look_ahead(
+    game: Endgame,
+    payoffs: &CallPayoffs,
+    play: &[ExtendedPlay; 2],
+    first: [&Response; 2],
+    steps: u32,
+    restricted: &mut RestrictedGame,
+) -> usize {
+    let mut pures: [Vec<Vec<(History, Action, HandSet)>>; 2] =
+        first.map(|r| vec![r.sequences.clone()]);
+    let mut added = 0;
+    for _ in 0..steps {
+        let mixes: [ExtendedPlay; 2] = [0, 1].map(|p| {
+            let parts: Vec<&[(History, Action, HandSet)]> =
+                pures[p].iter().map(Vec::as_slice).collect();
+            play[p].mixed(game, &parts, LOOKAHEAD_WEIGHT)
+        });
+        let one = best_response(game, payoffs, Player::One, &mixes[1]);
+        let two = best_response(game, payoffs, Player::Two, &mixes[0]);
+        for response in [&one, &two] {
+            for &(h, a, hands) in &response.sequences {
+                added += restricted.include(h, a, hands);
+            }
+        }
+        pures[0].push(one.sequences);
+        pures[1].push(two.sequences);
+    }
+    added
+}
+
 /// The strategy of `player` that plays the default
 /// ([`default_action`]) at every information set: the base the
 /// restricted behaviour is laid on.
@@ -465,6 +517,25 @@ pub fn solve_double_oracle_from(
                 for &(h, a, hands) in &response.sequences {
                     added += restricted.include(h, a, hands);
                 }
+            }
+        }
+        if added > 0 && options.lookahead > 0 {
+            let start = Instant::now();
+            let more = look_ahead(
+                game,
+                &payoffs,
+                &solution.play,
+                [&one, &two],
+                options.lookahead,
+                &mut restricted,
+            );
+            response_time += start.elapsed();
+            if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
+                eprintln!(
+                    "{game} round {rounds}: {added} sequences from the best responses, {more} from {} look-ahead steps ({:.3} s)",
+                    options.lookahead,
+                    start.elapsed().as_secs_f64()
+                );
             }
         }
         if added == 0 && !options.crossover && options.method == "ipm" {

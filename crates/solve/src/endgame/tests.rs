@@ -607,3 +607,76 @@ fn the_interior_point_without_crossover_finishes_exactly() {
     assert_eq!(s.exact, Fraction::parse("345/1696"));
     assert!(s.certificate.is_certified() && s.sparse.is_certified());
 }
+
+/// The double oracle's look-ahead (one and two steps a round) reaches the
+/// plain double oracle's exact values on the small games, both
+/// certificates passing.
+#[test]
+fn the_look_ahead_reaches_the_same_certified_values() {
+    for (a, b, sides, wild) in [
+        (1, 1, 4, false),
+        (2, 1, 4, false),
+        (1, 2, 4, false),
+        (2, 1, 3, true),
+        (1, 2, 4, true),
+        (2, 2, 2, false),
+    ] {
+        let game = Endgame::new(a, b, sides, wild).unwrap();
+        let plain = solve_with(game, LpOptions::default(), Method::DoubleOracle).unwrap();
+        assert!(plain.exact.is_some(), "{game}");
+        for lookahead in [1, 2] {
+            let options = LpOptions {
+                lookahead,
+                ..LpOptions::default()
+            };
+            let s = solve_with(game, options, Method::DoubleOracle).unwrap();
+            assert_eq!(s.exact, plain.exact, "{game}, {lookahead} steps");
+            assert!(
+                s.certificate.is_certified() && s.sparse.is_certified(),
+                "{game}, {lookahead} steps"
+            );
+        }
+    }
+}
+
+/// A play mixed with a pure strategy is the mixture of the realisation
+/// plans: at the opening, half the default bid and half the pure one's;
+/// after the pure one's bid (which the play never makes), the pure one's
+/// action alone; hands it gives nothing for play the default.
+#[test]
+fn a_mixed_play_follows_the_realisation_weights() {
+    use super::restricted::{ExtendedPlay, HandSet};
+    let game = Endgame::new(1, 1, 4, false).unwrap();
+    let play = ExtendedPlay::default_everywhere(game, Player::One);
+    let after = History::EMPTY.then(2).then(5);
+    let pure = [
+        (History::EMPTY, Action::Bid(2), HandSet::all(4)),
+        (after, Action::Bid(7), HandSet::one(1)),
+    ];
+    let mixed = play.mixed(game, &[&pure], 1.0);
+    let root = mixed.at(History::EMPTY).unwrap();
+    assert_eq!(root.actions, [Action::Bid(0), Action::Bid(2)]);
+    for i in 0..4 {
+        assert_eq!(root.probability(History::EMPTY, 0, 4, i), 0.5);
+        assert_eq!(root.probability(History::EMPTY, 1, 4, i), 0.5);
+    }
+    let node = mixed.at(after).unwrap();
+    assert_eq!(node.given, HandSet::all(4));
+    let k = node
+        .actions
+        .iter()
+        .position(|&a| a == Action::Bid(7))
+        .unwrap();
+    assert_eq!(node.probability(after, k, 4, 1), 1.0);
+    assert_eq!(node.probability(after, k, 4, 0), 0.0);
+    let call = node
+        .actions
+        .iter()
+        .position(|&a| a == Action::Call)
+        .unwrap();
+    assert_eq!(node.probability(after, call, 4, 0), 1.0);
+    // The weight scales the pure part only.
+    let light = play.mixed(game, &[&pure], 0.25);
+    let root = light.at(History::EMPTY).unwrap();
+    assert_eq!(root.probability(History::EMPTY, 0, 4, 3), 0.8);
+}

@@ -23,7 +23,10 @@
 //! for 10 minutes, the simplex reached 56 rounds and a bracket 0.11 wide,
 //! the interior point method without crossover 79 rounds and a bracket
 //! 0.0076 wide; on 2v2 five-sided wild 40 rounds and 0.33 against 65
-//! rounds and 0.093.
+//! rounds and 0.093. The four-dice games up to four sides add two
+//! look-ahead steps to each round ([`SIMPLEX_LOOKAHEAD`]): on the six
+//! four-sided ones the rounds fell from 22-56 to 12-46 and the simplex
+//! iterations by a quarter in all (`docs/development.md`).
 
 use crate::error::{chain, fail, Error, Result};
 use std::io::Write;
@@ -45,20 +48,32 @@ pub fn job_dir(cache_dir: &Path) -> PathBuf {
 /// the double oracle with the interior point method.
 pub const IPM_MIN_SIDES: u8 = 5;
 
+/// Look-ahead steps of the double oracle ([`LpOptions::lookahead`]) for
+/// the four-dice games it solves by the dual simplex (fewer than
+/// [`IPM_MIN_SIDES`] sides): measured fewer rounds and simplex iterations
+/// (`docs/development.md`).
+pub const SIMPLEX_LOOKAHEAD: u32 = 2;
+
 /// The method and LP options the build (and a job) uses for `game`: the
 /// default games' as ever ([`method_for`], the dual simplex); four-dice
 /// games of [`IPM_MIN_SIDES`] sides or more by the double oracle with the
-/// interior point method without crossover, finished by the simplex.
+/// interior point method without crossover, finished by the simplex;
+/// fewer sides by the double oracle with the dual simplex and
+/// [`SIMPLEX_LOOKAHEAD`] look-ahead steps a round.
 pub fn method_and_options(game: Endgame) -> (Method, LpOptions) {
     let method = method_for(game);
-    let options = if method == Method::DoubleOracle
-        && game.total_dice() >= 4
-        && game.sides() >= IPM_MIN_SIDES
-    {
-        LpOptions {
-            method: "ipm",
-            crossover: false,
-            ..LpOptions::default()
+    let options = if method == Method::DoubleOracle && game.total_dice() >= 4 {
+        if game.sides() >= IPM_MIN_SIDES {
+            LpOptions {
+                method: "ipm",
+                crossover: false,
+                ..LpOptions::default()
+            }
+        } else {
+            LpOptions {
+                lookahead: SIMPLEX_LOOKAHEAD,
+                ..LpOptions::default()
+            }
         }
     } else {
         LpOptions::default()
@@ -82,6 +97,9 @@ pub fn fingerprint(options: LpOptions) -> String {
     );
     if !options.crossover {
         text.push_str(", no crossover (finished by the simplex)");
+    }
+    if options.lookahead > 0 {
+        text.push_str(&format!(", {} look-ahead steps", options.lookahead));
     }
     text
 }
@@ -166,6 +184,10 @@ pub struct SolveArgs {
     /// The LP method of the double oracle's rounds.
     #[arg(long, value_enum, default_value_t = JobLp::Auto)]
     pub lp: JobLp,
+    /// Look-ahead steps of each double-oracle round (`LpOptions::lookahead`);
+    /// the build's choice for the game by default.
+    #[arg(long)]
+    pub lookahead: Option<u32>,
 }
 
 /// The game of `--dice A,B --sides S [--wild]`.
@@ -328,7 +350,7 @@ pub fn solve_job(
 pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<()> {
     let game = game_of(&args.dice, args.sides, args.wild)?;
     let (method, auto) = method_and_options(game);
-    let options = match args.lp {
+    let mut options = match args.lp {
         JobLp::Auto => auto,
         JobLp::Simplex => LpOptions::default(),
         JobLp::Ipm => LpOptions {
@@ -341,6 +363,9 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<()> {
             ..LpOptions::default()
         },
     };
+    if let Some(steps) = args.lookahead {
+        options.lookahead = steps;
+    }
     let report = solve_job(game, &job_dir(&args.cache), method, options, args.budget)?;
     writeln!(out, "{}", report.line)?;
     Ok(())
@@ -349,6 +374,29 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<()> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The look-ahead goes to the four-dice games of the simplex alone: the
+    /// default games keep their options (and the cache's fingerprint, so
+    /// the default tables), the interior point's games theirs.
+    #[test]
+    fn the_look_ahead_is_the_four_sided_four_dice_games_alone() {
+        for game in crate::dice::endgame::build::default_games() {
+            let (method, options) = method_and_options(game);
+            assert_eq!(method, method_for(game), "{game}");
+            assert_eq!(options.lookahead, 0, "{game}");
+            assert_eq!(
+                fingerprint(options),
+                fingerprint(LpOptions::default()),
+                "{game}"
+            );
+        }
+        let four = Endgame::new(2, 2, 4, true).unwrap();
+        assert_eq!(method_and_options(four).1.lookahead, SIMPLEX_LOOKAHEAD);
+        assert!(fingerprint(method_and_options(four).1).ends_with(", 2 look-ahead steps"));
+        let five = Endgame::new(2, 2, 5, true).unwrap();
+        let (_, options) = method_and_options(five);
+        assert_eq!((options.method, options.lookahead), ("ipm", 0));
+    }
 
     #[test]
     fn durations_parse() {

@@ -457,6 +457,147 @@ impl ExtendedPlay {
         })
     }
 
+    /// This play mixed with pure strategies of the same player: in
+    /// realisation-plan terms `x + weight * (r_1 + ... + r_k)`, normalised,
+    /// where `x` is this play's plan and `r_t` the plan of `pures[t]`, the
+    /// (history, action, hands) a best response plays ([`super::oracle::Response`])
+    /// and the default ([`default_action`]) wherever it gives nothing. Given
+    /// as behaviour (Kuhn): at each history where this play or a pure one
+    /// acts, each hand's action weights are the mixture's realisation
+    /// weights of the history's sequences. The double oracle's look-ahead
+    /// best-responds to it ([`LpOptions::lookahead`](super::LpOptions)).
+    pub fn mixed(
+        &self,
+        game: Endgame,
+        pures: &[&[(History, Action, HandSet)]],
+        weight: f64,
+    ) -> ExtendedPlay {
+        let hands = self.hands;
+        // Each pure strategy's action per (history, hand), at the histories
+        // where it gives one.
+        let pure_maps: Vec<HashMap<u32, Vec<Option<Action>>>> = pures
+            .iter()
+            .map(|sequences| {
+                let mut map: HashMap<u32, Vec<Option<Action>>> = HashMap::new();
+                for &(h, a, set) in *sequences {
+                    let slot = map.entry(h.0).or_insert_with(|| vec![None; hands]);
+                    for i in set.iter() {
+                        slot[i] = Some(a);
+                    }
+                }
+                map
+            })
+            .collect();
+        // The histories where some part gives behaviour, sorted so that the
+        // result does not depend on the maps' order.
+        let mut histories: Vec<u32> = self.nodes.keys().copied().collect();
+        for map in &pure_maps {
+            histories.extend(map.keys().copied());
+        }
+        histories.sort_unstable();
+        histories.dedup();
+        // Realisation weights of every part (this play first) per history,
+        // memoised along the chains of prefixes.
+        let parts = 1 + pure_maps.len();
+        let mut reach: HashMap<u32, Vec<f64>> = HashMap::new();
+        reach.insert(History::EMPTY.0, vec![1.0; parts * hands]);
+        let action_of = |part: usize, h: History, i: usize| -> Action {
+            pure_maps[part - 1]
+                .get(&h.0)
+                .and_then(|slot| slot[i])
+                .unwrap_or_else(|| default_action(h))
+        };
+        let probability = |part: usize, h: History, i: usize, action: Action| -> f64 {
+            if part == 0 {
+                match self.at(h) {
+                    Some(node) => node.actions.iter().position(|&a| a == action).map_or_else(
+                        || {
+                            if !node.given.contains(i) && action == default_action(h) {
+                                1.0
+                            } else {
+                                0.0
+                            }
+                        },
+                        |k| node.probability(h, k, hands, i),
+                    ),
+                    None => f64::from(u8::from(action == default_action(h))),
+                }
+            } else {
+                f64::from(u8::from(action_of(part, h, i) == action))
+            }
+        };
+        let mut out = ExtendedPlay {
+            player: self.player,
+            hands,
+            nodes: HashMap::new(),
+        };
+        for &h in &histories {
+            let history = History(h);
+            // The chain of prefixes not yet memoised, then their weights
+            // downwards.
+            let mut chain = Vec::new();
+            let mut at = history;
+            while !reach.contains_key(&at.0) {
+                chain.push(at);
+                at = at.parent();
+            }
+            for &child in chain.iter().rev() {
+                let parent = child.parent();
+                let mut weights = reach[&parent.0].clone();
+                if game.to_move(parent) == self.player {
+                    let bid = Action::Bid(child.last().unwrap_or(0));
+                    for part in 0..parts {
+                        for i in 0..hands {
+                            let w = &mut weights[part * hands + i];
+                            if *w != 0.0 {
+                                *w *= probability(part, parent, i, bid);
+                            }
+                        }
+                    }
+                }
+                reach.insert(child.0, weights);
+            }
+            let weights = &reach[&h];
+            for i in 0..hands {
+                let mut by_action: Vec<(Action, f64)> = Vec::new();
+                for part in 0..parts {
+                    let w = weights[part * hands + i] * if part == 0 { 1.0 } else { weight };
+                    if w == 0.0 {
+                        continue;
+                    }
+                    let mut add = |a: Action, p: f64| {
+                        if p > 0.0 {
+                            match by_action.iter_mut().find(|e| e.0 == a) {
+                                Some(e) => e.1 += w * p,
+                                None => by_action.push((a, w * p)),
+                            }
+                        }
+                    };
+                    if part == 0 {
+                        match self.at(history) {
+                            Some(node) => {
+                                for (k, &a) in node.actions.iter().enumerate() {
+                                    add(a, node.probability(history, k, hands, i));
+                                }
+                                if !node.given.contains(i)
+                                    && !node.actions.contains(&default_action(history))
+                                {
+                                    add(default_action(history), 1.0);
+                                }
+                            }
+                            None => add(default_action(history), 1.0),
+                        }
+                    } else {
+                        add(action_of(part, history, i), 1.0);
+                    }
+                }
+                by_action.sort_by_key(|e| rank(e.0));
+                out.set_from_weights(history, i, &by_action);
+            }
+        }
+        out
+    }
+
     /// Set the behaviour of `hand` at `history` from the weights of its
     /// included actions (a realisation plan's, or a dual's): normalised,
     /// probabilities below `1e-10` taken as 0 (solver noise, as in
