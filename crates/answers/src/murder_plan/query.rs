@@ -2,7 +2,7 @@
 //! set with the `gametab-lookup` crate (no solver): the queries
 //! ([`Query`]), their typed answers ([`Answer`], built by [`document`], the
 //! one document the server's `/v1/murder-plan/...` endpoints send too) and
-//! their text for the terminal ([`render`](super::text::render), in the
+//! their text for the terminal ([`render`], in the
 //! `text` module; `--json` prints the document).
 
 use std::path::PathBuf;
