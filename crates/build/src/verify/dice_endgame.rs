@@ -11,7 +11,7 @@
 //! compared with the files cell by cell: every row, not a sample.
 
 use crate::error::{chain, Error};
-use gametab_games::dice::endgame::{Player, Strategy};
+use gametab_games::dice::endgame::{Endgame, Player, Strategy};
 use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY, ENDGAME_VALUES};
 use gametab_lookup::dice::{fits, EndgameTables, StoredEndgame};
 use gametab_lookup::io::{Column, TableData};
@@ -153,15 +153,7 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
             }
         };
         for cert in [cert, sparse] {
-            let gap = cert.exploitability();
-            checks[0].max_error = checks[0].max_error.max(gap);
-            if !cert.is_certified() {
-                checks[0].file_mismatch(
-                    "exploitability",
-                    format!("{} at most {MAX_EXPLOITABILITY:e}", stored.game),
-                    gap,
-                );
-            }
+            record_certificate(&mut checks[0], stored.game, cert);
         }
         let size = |s: [i64; 3]| LpSize {
             rows: s[0].max(0) as u64,
@@ -204,15 +196,7 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
                 return checks.into();
             }
         };
-        let gap = cert.exploitability();
-        checks[0].max_error = checks[0].max_error.max(gap);
-        if !cert.is_certified() {
-            checks[0].file_mismatch(
-                "exploitability",
-                format!("{} at most {MAX_EXPLOITABILITY:e}", stored.game),
-                gap,
-            );
-        }
+        record_certificate(&mut checks[0], stored.game, cert);
         let Some(method) = Method::from_name(&stored.method) else {
             checks[0].file_mismatch("method", "full_lp or double_oracle", &stored.method);
             return checks.into();
@@ -266,4 +250,18 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
         ));
     }
     checks.into()
+}
+
+/// Count `cert`'s exploitability into the values table's check, and name
+/// `game` as a mismatch when it is above [`MAX_EXPLOITABILITY`].
+fn record_certificate(check: &mut TableCheck, game: Endgame, cert: Certificate) {
+    let gap = cert.exploitability();
+    check.max_error = check.max_error.max(gap);
+    if !cert.is_certified() {
+        check.file_mismatch(
+            "exploitability",
+            format!("{game} at most {MAX_EXPLOITABILITY:e}"),
+            gap,
+        );
+    }
 }
