@@ -20,11 +20,12 @@
 use std::process::Command;
 use std::time::Instant;
 
+use gametab_answers::chain;
 use gametab_build::dice::endgame::build::default_games;
 use gametab_games::dice::endgame::Endgame;
 use gametab_solve::endgame::cache::fits;
 use gametab_solve::endgame::job::{self, JobState};
-use gametab_solve::endgame::{solve_with, LpOptions, Method};
+use gametab_solve::endgame::{solve_with, LpOptions, LpSize, Method};
 
 #[path = "endgame_common/mod.rs"]
 mod endgame_common;
@@ -76,45 +77,33 @@ fn child(game: Endgame, name: &str) {
         // by the sparse certificate alone.
         match job::run(game, method, options, None, None) {
             Ok(JobState::Solved(g)) => match g.restore_sparse() {
-                Ok(s) => println!(
-                    "{game} | {name} | {} | {} x {} | {} | {} x {} | {} | {:.2} | {:.1e} (sparse) | {} | {:.0}",
-                    s.lps,
-                    s.size.rows,
-                    s.size.columns,
-                    s.size.nonzeros,
-                    s.full_size.rows,
-                    s.full_size.columns,
-                    s.full_size.nonzeros,
+                Ok(s) => print_row(
+                    game,
+                    name,
+                    (s.lps, s.size, s.full_size),
                     start.elapsed().as_secs_f64(),
-                    s.certificate.exploitability(),
+                    format!("{:.1e} (sparse)", s.certificate.exploitability()),
                     s.exact
                         .map_or_else(|| format!("{:.16}", s.value), |f| f.to_string()),
-                    peak_mib()
                 ),
-                Err(e) => println!("{game} | {name} | failed: {e:#}"),
+                Err(e) => println!("{game} | {name} | failed: {}", chain(&e)),
             },
             Ok(JobState::Partial(_)) => println!("{game} | {name} | not solved"),
-            Err(e) => println!("{game} | {name} | failed: {e:#}"),
+            Err(e) => println!("{game} | {name} | failed: {}", chain(&e)),
         }
         return;
     }
     match solve_with(game, options, method) {
-        Ok(s) => println!(
-            "{game} | {name} | {} | {} x {} | {} | {} x {} | {} | {:.2} | {:.1e} | {} | {:.0}",
-            s.lps,
-            s.size.rows,
-            s.size.columns,
-            s.size.nonzeros,
-            s.full_size.rows,
-            s.full_size.columns,
-            s.full_size.nonzeros,
+        Ok(s) => print_row(
+            game,
+            name,
+            (s.lps, s.size, s.full_size),
             start.elapsed().as_secs_f64(),
-            s.certificate.exploitability(),
+            format!("{:.1e}", s.certificate.exploitability()),
             s.exact
                 .map_or_else(|| format!("{:.12}", s.value), |f| f.to_string()),
-            peak_mib()
         ),
-        Err(e) => println!("{game} | {name} | failed: {e:#}"),
+        Err(e) => println!("{game} | {name} | failed: {}", chain(&e)),
     }
 }
 
@@ -153,4 +142,26 @@ fn main() {
             }
         }
     }
+}
+
+/// One row of the report: the game, the method, its LPs solved and the
+/// last and full LP sizes, seconds, the certificate, the value, peak MiB.
+fn print_row(
+    game: Endgame,
+    name: &str,
+    (lps, size, full): (u32, LpSize, LpSize),
+    seconds: f64,
+    certificate: String,
+    value: String,
+) {
+    println!(
+        "{game} | {name} | {lps} | {} x {} | {} | {} x {} | {} | {seconds:.2} | {certificate} | {value} | {:.0}",
+        size.rows,
+        size.columns,
+        size.nonzeros,
+        full.rows,
+        full.columns,
+        full.nonzeros,
+        peak_mib()
+    );
 }
