@@ -643,47 +643,13 @@ fn a_game_stored_by_its_support_answers_as_its_dense_form_everywhere() {
     }
 }
 
-/// The job file of 1v3 with five sides (solved in 7 s by `gametab dice
-/// endgame solve --dice 1,3 --sides 5`): a game whose dense strategy
-/// would have 36.7 M slots per player.
-const LARGE_JOB: &str = "tests/fixtures/1v3-5-normal.bin";
-
-/// The frontier build of the large game from its job file: tables it
-/// writes by its support.
-fn large_game_tables() -> (tempfile::TempDir, Endgame, Vec<String>) {
-    let game = Endgame::new(1, 3, 5, false).unwrap();
-    assert!(!gametab_lookup::dice::fits(game));
-    let cache = tempfile::tempdir().unwrap();
-    let jobs = cache.path().join("dice_endgame");
-    std::fs::create_dir_all(&jobs).unwrap();
-    std::fs::copy(
-        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join(LARGE_JOB),
-        jobs.join("1v3-5-normal.bin"),
-    )
-    .unwrap();
-    let out = cache.path().join("tables");
-    let options = gametab_build::options::BuildOptions {
-        out: out.clone(),
-        threads: 1,
-        progress: gametab_build::progress::Progress::hidden(),
-        lp: Default::default(),
-        cache: Some(cache.path().join("games.bin")),
-        endgame_frontier: true,
-        endgame_budget: None,
-    };
-    std::fs::create_dir_all(&out).unwrap();
-    let mut writer = gametab_build::output::TableWriter::new(&out).unwrap();
-    let lines = gametab_build::dice::endgame::build::build(&[game], &options, &mut writer).unwrap();
-    (cache, game, lines)
-}
-
 /// A game too large for a dense strategy enters the tables by its
 /// support: it loads, answers on and off its support (the default said),
 /// refuses the dense decode naming the sparse one, and its rows decode.
 #[test]
 fn a_game_too_large_for_a_dense_strategy_is_stored_and_answers() {
     use gametab_lookup::dice::schema::{ENDGAME_STRATEGY, ENDGAME_VALUES};
-    let (cache, game, lines) = large_game_tables();
+    let (cache, game, lines) = common::large_game_tables();
     assert!(
         lines
             .iter()
@@ -763,30 +729,13 @@ fn a_game_too_large_for_a_dense_strategy_is_stored_and_answers() {
 #[test]
 fn verify_certifies_a_game_stored_by_its_support_and_names_a_changed_row() {
     use gametab_build::verify::{verify, Sampling};
-    use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY, ENDGAME_VALUES};
-    use gametab_lookup::io::{blake2_hex, read_parquet};
-    use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
-    let (cache, _, _) = large_game_tables();
-    let (_keep, dir) = common::copy_of_tables();
+    use gametab_lookup::dice::schema::{ENDGAME_STRATEGY, ENDGAME_VALUES};
+    use gametab_lookup::io::read_parquet;
+    let (_keep, dir) = common::set_with_large_game();
     // Put `bytes` in place of `file` and record them in the manifest.
     let replace = |file: &str, bytes: &[u8], rows: usize| {
-        std::fs::write(dir.join(file), bytes).unwrap();
-        let path = dir.join(MANIFEST_FILE);
-        let mut manifest: Manifest =
-            serde_json::from_slice(&std::fs::read(&path).unwrap()).unwrap();
-        let entry = manifest.files.iter_mut().find(|e| e.file == file).unwrap();
-        entry.blake2b_256 = blake2_hex(bytes);
-        entry.bytes = bytes.len() as u64;
-        entry.rows = rows as u64;
-        std::fs::write(&path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+        common::replace_table(&dir, file, bytes, rows as u64);
     };
-    for schema in [ENDGAME_VALUES, ENDGAME_STRATEGY, ENDGAME_POSTERIORS] {
-        let bytes = std::fs::read(cache.path().join("tables").join(schema.file)).unwrap();
-        let rows = read_parquet(bytes::Bytes::from(bytes.clone()), &schema)
-            .unwrap()
-            .rows();
-        replace(schema.file, &bytes, rows);
-    }
     let endgame_findings = |report: &gametab_build::verify::Report| {
         report
             .findings()

@@ -408,3 +408,74 @@ pub fn virtualenv(prefix: &str, requirements: &Path, purpose: &str) -> PathBuf {
     fs::write(&complete, venv.display().to_string()).expect("mark the virtualenv complete");
     venv
 }
+
+/// The job file of 1v3 with five sides (solved in 7 s by `gametab dice
+/// endgame solve --dice 1,3 --sides 5`): a game whose dense strategy
+/// would have 36.7 M slots per player, so the tables store it by its
+/// support.
+pub const LARGE_JOB: &str = "tests/fixtures/1v3-5-normal.bin";
+
+/// The frontier build of the large game from its job file: the endgame
+/// tables it writes by its support (in `<cache>/tables`), the game and the
+/// build's lines.
+pub fn large_game_tables() -> (
+    tempfile::TempDir,
+    gametab_games::dice::endgame::Endgame,
+    Vec<String>,
+) {
+    let game = gametab_games::dice::endgame::Endgame::new(1, 3, 5, false).unwrap();
+    assert!(!gametab_lookup::dice::fits(game));
+    let cache = tempfile::tempdir().unwrap();
+    let jobs = cache.path().join("dice_endgame");
+    fs::create_dir_all(&jobs).unwrap();
+    fs::copy(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(LARGE_JOB),
+        jobs.join("1v3-5-normal.bin"),
+    )
+    .unwrap();
+    let out = cache.path().join("tables");
+    let options = gametab_build::options::BuildOptions {
+        out: out.clone(),
+        threads: 1,
+        progress: gametab_build::progress::Progress::hidden(),
+        lp: Default::default(),
+        cache: Some(cache.path().join("games.bin")),
+        endgame_frontier: true,
+        endgame_budget: None,
+    };
+    fs::create_dir_all(&out).unwrap();
+    let mut writer = gametab_build::output::TableWriter::new(&out).unwrap();
+    let lines = gametab_build::dice::endgame::build::build(&[game], &options, &mut writer).unwrap();
+    (cache, game, lines)
+}
+
+/// Put `bytes` in place of the table `file` of the set `dir` and record
+/// them (digest, size, `rows`) in its manifest, so that the set loads.
+pub fn replace_table(dir: &Path, file: &str, bytes: &[u8], rows: u64) {
+    use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
+    fs::write(dir.join(file), bytes).unwrap();
+    let path = dir.join(MANIFEST_FILE);
+    let mut manifest: Manifest = serde_json::from_slice(&fs::read(&path).unwrap()).unwrap();
+    let entry = manifest.files.iter_mut().find(|e| e.file == file).unwrap();
+    entry.blake2b_256 = blake2_hex(bytes);
+    entry.bytes = bytes.len() as u64;
+    entry.rows = rows;
+    fs::write(&path, serde_json::to_vec_pretty(&manifest).unwrap()).unwrap();
+}
+
+/// A private copy of the shared set whose endgame tables hold only the
+/// large game of [`large_game_tables`], stored by its support: its
+/// temporary parent and the table directory.
+pub fn set_with_large_game() -> (tempfile::TempDir, PathBuf) {
+    use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY, ENDGAME_VALUES};
+    let (cache, _, _) = large_game_tables();
+    let (keep, dir) = copy_of_tables();
+    for schema in [ENDGAME_VALUES, ENDGAME_STRATEGY, ENDGAME_POSTERIORS] {
+        let bytes = fs::read(cache.path().join("tables").join(schema.file)).unwrap();
+        let rows = gametab_lookup::io::read_parquet(bytes::Bytes::from(bytes.clone()), &schema)
+            .unwrap()
+            .rows();
+        replace_table(&dir, schema.file, &bytes, rows as u64);
+    }
+    (keep, dir)
+}

@@ -625,3 +625,69 @@ fn the_endgame_cluedo_and_werewolf_panels_answer_from_the_server() {
         .collect();
     assert!(unexpected.is_empty(), "console errors: {unexpected:?}");
 }
+
+/// A game the tables store by its support (1v3 five-sided, from the
+/// committed job file): at a point without rows the panel shows the
+/// default moves and the server's note saying so; on the support, no note.
+#[test]
+fn the_endgame_panel_says_when_it_shows_the_default_of_a_game_stored_by_its_support() {
+    let (_keep, tables) = common::set_with_large_game();
+    let web = common::web_module();
+    let server = Server::start(&tables, &["--web", web.to_str().unwrap()]);
+    let api = agent();
+    // An opening bid player 1 (one die) never makes: player 2 holding
+    // 2,4,5 has no row there and calls.
+    let url = |history: &str| {
+        format!(
+            "{}/v1/dice/endgame?dice=1,3&sides=5&wild=false&hand=2,4,5&history={history}",
+            server.url
+        )
+    };
+    let (history, answer) = (1..=4)
+        .flat_map(|count| (1..=5).map(move |face| format!("{count}x{face}")))
+        .map(|history| {
+            let answer = get(&api, &url(&history)).json();
+            (history, answer)
+        })
+        .find(|(_, answer)| answer["point"]["note"].is_string())
+        .expect("an opening bid off the support");
+    let note = answer["point"]["note"].as_str().unwrap();
+    assert!(note.contains("the call"), "{note}");
+
+    let driver = Driver::start();
+    let profile = tempfile::tempdir().unwrap();
+    let session = Session::new(&driver, profile.path());
+    session.post("/url", json!({ "url": format!("{}/", server.url) }));
+    session.wait_for_text("mp-value", |t| t.starts_with("V = "));
+    set_value(&session, "endgame-dice", "1,3");
+    set_value(&session, "endgame-sides", "5");
+    set_value(&session, "endgame-hand", "2,4,5");
+    set_value(&session, "endgame-history", &history);
+    session.click("#endgame-form button[type=submit]");
+    let shown = session.wait_for_text("endgame-out", |t| t.contains("1v3, 5-sided"));
+    assert!(shown.contains(note), "{shown}");
+    assert_eq!(text_of(&session, "#endgame-note"), note);
+    assert_eq!(
+        text_of(&session, "#endgame-actions tr:nth-child(2) td:nth-child(1)"),
+        "call"
+    );
+    assert_eq!(
+        text_of(&session, "#endgame-actions tr:nth-child(2) td:nth-child(2)"),
+        percent(1.0)
+    );
+    // The opening itself, player 1 holding a 3, on the support: no note.
+    let opening = get(
+        &api,
+        &format!(
+            "{}/v1/dice/endgame?dice=1,3&sides=5&wild=false&hand=3&history=",
+            server.url
+        ),
+    )
+    .json();
+    assert!(opening["point"]["note"].is_null(), "{opening}");
+    set_value(&session, "endgame-hand", "3");
+    set_value(&session, "endgame-history", "");
+    session.click("#endgame-form button[type=submit]");
+    let shown = session.wait_for_text("endgame-out", |t| t.contains("at the opening"));
+    assert!(!shown.contains(note), "{shown}");
+}

@@ -86,6 +86,13 @@ async function updateEndgame() {
       table(out, ["move", "probability", ""], p.actions.map((a) => [a.action, pct(a.probability), bar(a.probability, "mm")]))
         .id = "endgame-actions";
     }
+    if (p.note) {
+      // A game stored by its support, at an information set without rows:
+      // the moves above are the default, and the server says so.
+      const note = element("div", p.note, "note");
+      note.id = "endgame-note";
+      out.appendChild(note);
+    }
     out.appendChild(element("h3", "The opponent's hand given the bids"));
     if (p.opponent_posterior) {
       table(out, ["hand", "probability", ""], p.opponent_posterior.map((h) => [h.hand, pct(h.probability), bar(h.probability, "pr")]))
