@@ -98,8 +98,9 @@ struct BuildArgs {
     #[arg(long)]
     no_cache: bool,
     /// Also solve the larger Liar's Dice endgames: 2v2, 3v1 and 1v3 with 2
-    /// to 6 sides under both rules (those too large for a dense strategy
-    /// stored by their support), each a job of its own with its file in the
+    /// to 6 sides under both rules, 2v3 and 3v2 with 2 to 4 sides under
+    /// normal rules (those too large for a dense strategy stored by their
+    /// support), each a job of its own with its file in the
     /// cache's dice_endgame/ directory (`gametab dice endgame solve` runs
     /// one; the build merges every job file it finds, certified again).
     #[arg(long)]

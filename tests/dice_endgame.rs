@@ -247,6 +247,16 @@ fn bad_endgame_arguments_are_named() {
         (&["--dice", "1,1", "--hand", "9"][..], "face 9"),
         (&["--dice", "2,2", "--sides", "3"][..], "--endgame-frontier"),
         (&["--dice", "2,2", "--sides", "6"][..], "--endgame-frontier"),
+        (&["--dice", "2,3", "--sides", "4"][..], "--endgame-frontier"),
+        (&["--dice", "3,2", "--sides", "2"][..], "--endgame-frontier"),
+        (
+            &["--dice", "2,3", "--sides", "5"][..],
+            "25 bids; at most 24 are supported",
+        ),
+        (
+            &["--dice", "3,2", "--sides", "3", "--wild"][..],
+            "no build lists it",
+        ),
         (&["--dice", "3,3", "--sides", "2"][..], "no build lists it"),
         (
             &["--dice", "1,1", "--players", "3"][..],
