@@ -108,7 +108,9 @@ struct BuildArgs {
     /// With --endgame-frontier: the time each frontier game may take (90s,
     /// 10m, 2h). A game cut off keeps its restricted game in its job file
     /// and the next build resumes from it; it stays out of the tables until
-    /// solved. No limit by default.
+    /// solved. No limit by default: then the build runs until every game is
+    /// solved, and the six-sided wild four-dice games take hours each on
+    /// one core.
     #[arg(long, requires = "endgame_frontier", value_parser = gametab_build::dice::endgame::job::parse_duration)]
     budget: Option<std::time::Duration>,
 }

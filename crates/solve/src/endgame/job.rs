@@ -147,6 +147,21 @@ impl JobState {
     }
 }
 
+/// Where a job stands at the end of a double-oracle round, over every job
+/// of its game (a resumed job counts the rounds, time and bracket of
+/// those before it).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct JobRound {
+    /// Rounds so far.
+    pub rounds: u32,
+    /// Seconds so far.
+    pub seconds: f64,
+    /// The tightest bracket of the value so far: (lower, upper).
+    pub bracket: (f64, f64),
+    /// The last restricted LP's rows, columns and nonzeros.
+    pub size: (u64, u64, u64),
+}
+
 /// Solve `game` by `method` within `budget` (the double oracle stops after
 /// the first round that ends after it; the full LP is never stopped),
 /// from `previous` when it is a restricted game the budget cut off before.
@@ -162,6 +177,22 @@ pub fn run(
     options: LpOptions,
     budget: Option<Duration>,
     previous: Option<&PartialGame>,
+) -> Result<JobState> {
+    run_watched(game, method, options, budget, previous, &mut |_| {})
+}
+
+/// [`run`], calling `on_round` at the end of every double-oracle round
+/// with where the job stands (never for the full LP, one solve).
+///
+/// # Errors
+/// As [`run`].
+pub fn run_watched(
+    game: Endgame,
+    method: Method,
+    options: LpOptions,
+    budget: Option<Duration>,
+    previous: Option<&PartialGame>,
+    on_round: &mut dyn FnMut(&JobRound),
 ) -> Result<JobState> {
     if let Some(p) = previous {
         check!(
@@ -179,11 +210,21 @@ pub fn run(
         .map(|p| RestrictedGame::from_included(game, &p.included))
         .transpose()?;
     let deadline = budget.map(|b| began + b);
-    let (outcome, restricted) = oracle::solve_double_oracle_from(game, options, deadline, start)?;
     let (rounds, seconds, bracket) = previous
         .map_or((0, 0.0, (f64::NEG_INFINITY, f64::INFINITY)), |p| {
             (p.rounds, p.seconds, p.bracket)
         });
+    let mut report = |state: &oracle::OracleState| {
+        let [upper, lower] = state.best_bounds;
+        on_round(&JobRound {
+            rounds: rounds + state.rounds,
+            seconds: seconds + began.elapsed().as_secs_f64(),
+            bracket: (bracket.0.max(lower), bracket.1.min(upper)),
+            size: (state.size.rows, state.size.columns, state.size.nonzeros),
+        });
+    };
+    let (outcome, restricted) =
+        oracle::solve_double_oracle_watched(game, options, deadline, start, &mut report)?;
     match outcome {
         OracleOutcome::OutOfTime(state) => {
             let [upper, lower] = state.best_bounds;

@@ -440,9 +440,25 @@ pub fn solve_double_oracle(
 /// HiGHS fails on a restricted LP, or the rounds exceed [`MAX_ROUNDS`].
 pub fn solve_double_oracle_from(
     game: Endgame,
+    options: LpOptions,
+    deadline: Option<Instant>,
+    start: Option<RestrictedGame>,
+) -> Result<(OracleOutcome, RestrictedGame)> {
+    solve_double_oracle_watched(game, options, deadline, start, &mut |_| {})
+}
+
+/// [`solve_double_oracle_from`], calling `on_round` with where the oracle
+/// stands at the end of every round (its bracket so far, the restricted
+/// LP's size), for a progress report of a long job.
+///
+/// # Errors
+/// HiGHS fails on a restricted LP, or the rounds exceed [`MAX_ROUNDS`].
+pub fn solve_double_oracle_watched(
+    game: Endgame,
     mut options: LpOptions,
     deadline: Option<Instant>,
     start: Option<RestrictedGame>,
+    on_round: &mut dyn FnMut(&OracleState),
 ) -> Result<(OracleOutcome, RestrictedGame)> {
     let payoffs = CallPayoffs::new(game);
     let mut restricted = match start {
@@ -511,6 +527,7 @@ pub fn solve_double_oracle_from(
             highs_time,
             response_time,
         };
+        on_round(&state);
         let mut added = 0;
         for (gain, response) in gains.iter().zip([&one, &two]) {
             if *gain > IMPROVEMENT {

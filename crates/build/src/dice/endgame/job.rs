@@ -34,7 +34,7 @@ use std::path::{Path, PathBuf};
 use std::time::Duration;
 
 use gametab_games::dice::endgame::Endgame;
-use gametab_solve::endgame::job::{self, JobFile, JobState};
+use gametab_solve::endgame::job::{self, JobFile, JobRound, JobState};
 use gametab_solve::endgame::{method_for, LpOptions, Method, FULL_LP_MAX_WILD_BIDS};
 
 use crate::output::write_atomically;
@@ -188,6 +188,10 @@ pub struct SolveArgs {
     /// the build's choice for the game by default.
     #[arg(long)]
     pub lookahead: Option<u32>,
+    /// No progress on standard error (by default a line redrawn at every
+    /// round on a terminal, else a line a minute at most).
+    #[arg(long, short)]
+    pub quiet: bool,
 }
 
 /// The game of `--dice A,B --sides S [--wild]`.
@@ -274,6 +278,22 @@ pub fn solve_job(
     options: LpOptions,
     budget: Option<Duration>,
 ) -> Result<JobReport> {
+    solve_job_watched(game, dir, method, options, budget, &mut |_| {})
+}
+
+/// [`solve_job`], calling `on_round` at the end of every double-oracle
+/// round with where the game stands over all its jobs.
+///
+/// # Errors
+/// As [`solve_job`].
+pub fn solve_job_watched(
+    game: Endgame,
+    dir: &Path,
+    method: Method,
+    options: LpOptions,
+    budget: Option<Duration>,
+    on_round: &mut dyn FnMut(&JobRound),
+) -> Result<JobReport> {
     let path = dir.join(job::file_name(game));
     let print = fingerprint(options);
     let mut warning = String::new();
@@ -327,7 +347,7 @@ pub fn solve_job(
             JobState::Partial(p) => partial = Some(p),
         }
     }
-    let state = job::run(game, method, options, budget, partial)?;
+    let state = job::run_watched(game, method, options, budget, partial, on_round)?;
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
     let file = JobFile {
         fingerprint: print,
@@ -366,9 +386,106 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(steps) = args.lookahead {
         options.lookahead = steps;
     }
-    let report = solve_job(game, &job_dir(&args.cache), method, options, args.budget)?;
+    let mut watch = RoundLog::new(game, args.quiet);
+    let report = solve_job_watched(
+        game,
+        &job_dir(&args.cache),
+        method,
+        options,
+        args.budget,
+        &mut |round| watch.round(round),
+    )?;
+    let _ = watch.finish();
     writeln!(out, "{}", report.line)?;
     Ok(())
+}
+
+/// A job's progress on standard error: on a terminal, one line redrawn at
+/// every round; otherwise (a batch engine's log) a line at the first round
+/// ending [`LOG_EVERY`] or more after the last line, so that a job of
+/// hours logs where it stands without flooding a log with a short job's
+/// rounds.
+pub struct RoundLog<W: Write> {
+    game: Endgame,
+    bar: Option<indicatif::ProgressBar>,
+    log: Option<W>,
+    every: Duration,
+    last: std::time::Instant,
+}
+
+/// The least time between two lines of [`RoundLog`] in a log.
+pub const LOG_EVERY: Duration = Duration::from_secs(60);
+
+impl RoundLog<std::io::Stderr> {
+    /// The progress of `game`'s job on standard error, or none when
+    /// `quiet`.
+    pub fn new(game: Endgame, quiet: bool) -> Self {
+        let progress = crate::progress::Progress::new(!quiet);
+        let bar = progress
+            .is_shown()
+            .then(|| progress.phase("endgame", 0, ""));
+        if let Some(bar) = &bar {
+            bar.set_message(format!("{game}: round 1"));
+        }
+        let log = (!quiet && bar.is_none()).then(std::io::stderr);
+        RoundLog::with(game, bar, log, LOG_EVERY)
+    }
+}
+
+impl<W: Write> RoundLog<W> {
+    /// The progress of `game`'s job: redrawn on `bar`, else written to
+    /// `log` a line at most every `every`.
+    pub fn with(
+        game: Endgame,
+        bar: Option<indicatif::ProgressBar>,
+        log: Option<W>,
+        every: Duration,
+    ) -> Self {
+        RoundLog {
+            game,
+            bar,
+            log,
+            every,
+            last: std::time::Instant::now(),
+        }
+    }
+
+    /// Report one round.
+    pub fn round(&mut self, round: &JobRound) {
+        let line = round_line(self.game, round);
+        if let Some(bar) = &self.bar {
+            bar.set_message(line);
+        } else if let Some(log) = &mut self.log {
+            if self.last.elapsed() >= self.every {
+                // A log that cannot be written is no reason to stop a job.
+                let _ = writeln!(log, "{line}");
+                self.last = std::time::Instant::now();
+            }
+        }
+    }
+
+    /// Clear the terminal's line; give back the log.
+    pub fn finish(self) -> Option<W> {
+        if let Some(bar) = self.bar {
+            bar.finish_and_clear();
+        }
+        self.log
+    }
+}
+
+/// One round's progress line: rounds, bracket and its width, the
+/// restricted LP, time, all over every job of the game.
+pub fn round_line(game: Endgame, round: &JobRound) -> String {
+    let (lower, upper) = round.bracket;
+    format!(
+        "{game}: round {}, value in [{lower:.9}, {upper:.9}] (width {:.1e}), restricted LP {} x {} ({} nonzeros), {:.0} s over all its jobs",
+        round.rounds,
+        upper - lower,
+        round.size.0,
+        round.size.1,
+        round.size.2,
+        round.seconds
+    )
 }
 
 #[cfg(test)]
@@ -396,6 +513,61 @@ mod tests {
         let five = Endgame::new(2, 2, 5, true).unwrap();
         let (_, options) = method_and_options(five);
         assert_eq!((options.method, options.lookahead), ("ipm", 0));
+    }
+
+    /// A job's log: a line per round when every round may log, counting
+    /// on over a resumed job (rounds, time), the bracket narrowing to the
+    /// value the job ends with; no line at all within the interval.
+    #[test]
+    fn a_jobs_log_follows_its_rounds_over_its_jobs() {
+        let dir = tempfile::tempdir().unwrap();
+        let game = Endgame::new(2, 1, 4, false).unwrap();
+        let (method, options) = method_and_options(game);
+        let run = |budget, every| {
+            let mut log = RoundLog::with(game, None, Some(Vec::new()), every);
+            let report = solve_job_watched(game, dir.path(), method, options, budget, &mut |r| {
+                log.round(r)
+            })
+            .unwrap();
+            let text = String::from_utf8(log.finish().unwrap()).unwrap();
+            (report, text)
+        };
+        let (cut, text) = run(Some(Duration::ZERO), Duration::ZERO);
+        let JobState::Partial(p) = &cut.state else {
+            panic!("not cut off: {}", cut.line)
+        };
+        assert_eq!(text.lines().count(), 1, "{text}");
+        assert!(
+            text.starts_with("2v1 4-sided normal: round 1, value in ["),
+            "{text}"
+        );
+        let (solved, text) = run(None, Duration::ZERO);
+        let JobState::Solved(g) = &solved.state else {
+            panic!("not solved: {}", solved.line)
+        };
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines.len() as u32, g.lps - p.rounds, "{text}");
+        assert!(
+            lines[0].starts_with(&format!("2v1 4-sided normal: round {}, ", p.rounds + 1)),
+            "{text}"
+        );
+        let width = |line: &str| -> f64 {
+            let w = line.split("(width ").nth(1).unwrap();
+            w[..w.find(')').unwrap()].parse().unwrap()
+        };
+        assert!(width(lines.last().unwrap()) < 1e-9, "{text}");
+        assert!(width(lines[0]) >= width(lines.last().unwrap()), "{text}");
+        // A solved job file: no round at all.
+        let (_, text) = run(None, Duration::ZERO);
+        assert_eq!(text, "");
+        // Rounds within the interval: no line.
+        let game_dir = tempfile::tempdir().unwrap();
+        let mut log = RoundLog::with(game, None, Some(Vec::new()), LOG_EVERY);
+        solve_job_watched(game, game_dir.path(), method, options, None, &mut |r| {
+            log.round(r)
+        })
+        .unwrap();
+        assert!(log.finish().unwrap().is_empty());
     }
 
     #[test]
