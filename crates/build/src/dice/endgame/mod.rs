@@ -1,6 +1,7 @@
 //! The two-player Liar's Dice endgame in a build: the games solved and the
 //! cache round trip ([`build`]), one game solved as a job of its own
-//! ([`job`], `gametab dice endgame solve`) and the three tables ([`rows`]).
+//! ([`job`], `gametab dice endgame solve`, its progress [`round_log`]) and
+//! the three tables ([`rows`]).
 //! `gametab dice endgame` is `gametab_answers::dice::endgame`, the lists of
 //! games `gametab_answers::dice::solved`.
 //!
@@ -10,4 +11,5 @@
 
 pub mod build;
 pub mod job;
+pub mod round_log;
 pub mod rows;
