@@ -349,8 +349,15 @@ pub fn solve_job_watched(
             JobState::Partial(p) => partial = Some(p),
         }
     }
-    let state = job::run_watched(game, method, options, budget, partial, on_round)?;
+    // The job file must be writable before hours go into the solve.
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
+    let mut probe = path.as_os_str().to_owned();
+    probe.push(format!(".{}.probe", std::process::id()));
+    let probe = PathBuf::from(probe);
+    std::fs::write(&probe, b"")
+        .and_then(|()| std::fs::remove_file(&probe))
+        .map_err(|e| Error::io("write the job file into", dir, e))?;
+    let state = job::run_watched(game, method, options, budget, partial, on_round)?;
     let file = JobFile {
         fingerprint: print,
         state,
@@ -484,6 +491,26 @@ mod tests {
         })
         .unwrap();
         assert!(log.finish().unwrap().is_empty());
+    }
+
+    /// A cache where no job file can be written is refused before the
+    /// first round, not after the solve.
+    #[test]
+    fn an_unwritable_cache_is_refused_before_any_round() {
+        let dir = tempfile::tempdir().unwrap();
+        let file = dir.path().join("a file");
+        std::fs::write(&file, b"").unwrap();
+        let game = Endgame::new(2, 2, 3, false).unwrap();
+        let (method, options) = method_and_options(game);
+        let err = solve_job_watched(game, &job_dir(&file), method, options, None, &mut |r| {
+            panic!("a round ran: {r:?}")
+        })
+        .unwrap_err();
+        let text = chain(&err);
+        assert!(
+            text.contains("a file/dice_endgame") && text.contains("cannot create"),
+            "{text}"
+        );
     }
 
     #[test]
