@@ -18,13 +18,12 @@
 //! comparison of the whole rebuilt table gives ([`compare`]: column by
 //! column, row by row), so the report is that comparison's.
 
-use std::collections::HashMap;
-
 use crate::error::{chain, Error};
+use bytes::Bytes;
 use gametab_games::dice::endgame::{Endgame, Player, Strategy};
 use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY, ENDGAME_VALUES};
 use gametab_lookup::dice::{fits, EndgameTables, StoredEndgame};
-use gametab_lookup::io::{Column, TableData};
+use gametab_lookup::io::{read_parquet_rows, Column, TableData};
 use rayon::prelude::*;
 
 use super::files::LoadedFiles;
@@ -179,7 +178,7 @@ fn lp_size(s: [i64; 3]) -> LpSize {
 /// Decode, certify and rebuild one game stored with every information set
 /// ([`fits`]), its strategy rows compared with `found` from row `offset`.
 /// Its dense strategies are dropped on return.
-fn check_dense(stored: &StoredEndgame, found: Option<&TableData>, offset: usize) -> GameCheck {
+fn check_dense(stored: &StoredEndgame, found: Option<Found<'_>>, offset: usize) -> GameCheck {
     let [one, two] = match stored.strategies() {
         Ok(pair) => pair,
         Err(e) => return GameCheck::failed("tables the lookup loader accepts", e.to_string()),
@@ -209,7 +208,7 @@ fn check_dense(stored: &StoredEndgame, found: Option<&TableData>, offset: usize)
 
 /// Decode, certify and rebuild one game stored by its support, its
 /// strategy rows compared with `found` from row `offset`.
-fn check_support(stored: &StoredEndgame, found: Option<&TableData>, offset: usize) -> GameCheck {
+fn check_support(stored: &StoredEndgame, found: Option<Found<'_>>, offset: usize) -> GameCheck {
     let (entries, cert) = match certify_support(stored) {
         Ok(certified) => certified,
         Err(e) => return GameCheck::failed("tables the lookup loader accepts", e),
@@ -245,7 +244,7 @@ fn check_support(stored: &StoredEndgame, found: Option<&TableData>, offset: usiz
 /// row `offset`.
 fn rebuild(
     rows: crate::error::Result<game_rows::GameRows>,
-    found: Option<&TableData>,
+    found: Option<Found<'_>>,
     offset: usize,
 ) -> std::result::Result<Rebuilt, String> {
     let rows = rows.map_err(|e| chain(&e))?;
@@ -257,21 +256,37 @@ fn rebuild(
     })
 }
 
-/// Compare `expected`, a stretch of rows, with `found`'s rows from
+/// Compare `expected`, a stretch of rows, with the file's rows from
 /// `offset`: one check per column of the schema, each with the findings of
-/// its column alone (rows numbered and keyed as in `found`). A stretch
-/// that does not lie inside `found` is not compared (its offset was wrong:
-/// the caller compares again or reports the row count).
-fn compare_at(expected: &TableData, found: &TableData, offset: usize) -> Vec<TableCheck> {
+/// its column alone (rows numbered and keyed as in the file). A stretch
+/// that does not lie inside the file is not compared (its offset was
+/// wrong: the caller compares again or reports the row count).
+fn compare_at(expected: &TableData, found: Found<'_>, offset: usize) -> Vec<TableCheck> {
     let file = ENDGAME_STRATEGY.file;
     let mut checks: Vec<TableCheck> = expected
         .columns
         .iter()
         .map(|_| TableCheck::new(file))
         .collect();
-    if offset + expected.rows() > found.rows() {
+    let rows = offset..offset + expected.rows();
+    if rows.end > found.rows || rows.is_empty() {
         return checks;
     }
+    // The row groups that hold the stretch (those of the game's two
+    // players when the file is laid out as the build writes it).
+    let (first, found) =
+        match read_parquet_rows(found.bytes.clone(), &ENDGAME_STRATEGY, rows.clone()) {
+            Ok(read) => read,
+            Err(e) => {
+                checks[0].file_mismatch("file", "a readable strategy table", e);
+                return checks;
+            }
+        };
+    if first > rows.start || first + found.rows() < rows.end {
+        checks[0].file_mismatch("rows", rows.end, first + found.rows());
+        return checks;
+    }
+    let offset = offset - first;
     for ((def, check), (want, have)) in expected
         .schema
         .columns
@@ -279,40 +294,41 @@ fn compare_at(expected: &TableData, found: &TableData, offset: usize) -> Vec<Tab
         .zip(&mut checks)
         .zip(expected.columns.iter().zip(&found.columns))
     {
-        let key = |row| key_text(found, row);
+        let key = |row: usize| key_text(&found, row);
         let at = |row: usize| offset + row;
         match (want, have) {
             (Column::Float64(w), Column::Float64(h)) => {
                 for (row, &w) in w.iter().enumerate() {
                     let r = at(row);
-                    check.float(r, || key(r), def.name, w, h[r], FLOAT_TOLERANCE);
+                    check.float(first + r, || key(r), def.name, w, h[r], FLOAT_TOLERANCE);
                 }
             }
             (Column::Int32(w), Column::Int32(h)) => {
                 for (row, &w) in w.iter().enumerate() {
                     let r = at(row);
-                    check.exact(r, || key(r), def.name, w, h[r]);
+                    check.exact(first + r, || key(r), def.name, w, h[r]);
                 }
             }
             (Column::Int64(w), Column::Int64(h)) => {
                 for (row, &w) in w.iter().enumerate() {
                     let r = at(row);
-                    check.exact(r, || key(r), def.name, w, h[r]);
+                    check.exact(first + r, || key(r), def.name, w, h[r]);
                 }
             }
             (Column::Bool(w), Column::Bool(h)) => {
                 for (row, &w) in w.iter().enumerate() {
                     let r = at(row);
-                    check.exact(r, || key(r), def.name, w, h[r]);
+                    check.exact(first + r, || key(r), def.name, w, h[r]);
                 }
             }
             (Column::Utf8(w), Column::Utf8(h)) => {
                 for row in 0..w.len() {
                     let r = at(row);
-                    check.exact(r, || key(r), def.name, &w[row], &h[r]);
+                    check.exact(first + r, || key(r), def.name, &w[row], &h[r]);
                 }
             }
-            // Reported once for the table, by the caller.
+            // The file decoded against the schema the rows were built
+            // with: its columns have the schema's types.
             _ => {}
         }
     }
@@ -325,15 +341,15 @@ fn compare_at(expected: &TableData, found: &TableData, offset: usize) -> Vec<Tab
 /// row. `None` when an offset was not where the rebuilt rows before it
 /// end (the caller compares again at the right offsets).
 fn merge_strategy(
-    found: &TableData,
+    found: Found<'_>,
     games: &[&Rebuilt],
     offsets: &[usize],
     check: &mut TableCheck,
 ) -> Option<()> {
-    check.rows_total = found.rows();
+    check.rows_total = found.rows;
     let total: usize = games.iter().map(|g| g.strategy_rows).sum();
-    if total != found.rows() {
-        check.file_mismatch("rows", total, found.rows());
+    if total != found.rows {
+        check.file_mismatch("rows", total, found.rows);
         return Some(());
     }
     let mut at = 0;
@@ -343,16 +359,7 @@ fn merge_strategy(
         }
         at += game.strategy_rows;
     }
-    for (c, (def, column)) in ENDGAME_STRATEGY
-        .columns
-        .iter()
-        .zip(&found.columns)
-        .enumerate()
-    {
-        if column.ty() != def.ty {
-            check.file_mismatch(def.name, def.ty.name(), "another type");
-            continue;
-        }
+    for c in 0..ENDGAME_STRATEGY.columns.len() {
         for game in games {
             let Some(part) = game.columns.get(c) else {
                 continue;
@@ -365,47 +372,16 @@ fn merge_strategy(
                 .extend(part.findings.iter().take(room).cloned());
         }
     }
-    check.rows_checked = found.rows();
+    check.rows_checked = found.rows;
     Some(())
 }
 
-/// The first row of every game of `games` (in key order) in `found`, as
-/// the file lays them out: the rows before it of the games before it.
-fn stored_offsets(found: Option<&TableData>, games: &[Endgame]) -> Vec<usize> {
-    let mut rows: HashMap<(i32, i32, i32, String), usize> = HashMap::new();
-    if let Some(found) = found {
-        let columns = ["dice_one", "dice_two", "sides"].map(|name| found.i32s(name));
-        if let ([Ok(one), Ok(two), Ok(sides)], Ok(rules)) = (columns, found.strings("rules")) {
-            let codes = rules.codes();
-            let mut start = 0;
-            for row in 0..found.rows() {
-                let key = |r: usize| (one[r], two[r], sides[r], codes[r]);
-                if row + 1 == found.rows() || key(row) != key(row + 1) {
-                    let name = rules.dictionary()[codes[row] as usize].clone();
-                    *rows
-                        .entry((one[row], two[row], sides[row], name))
-                        .or_default() += row + 1 - start;
-                    start = row + 1;
-                }
-            }
-        }
-    }
-    let mut at = 0;
-    games
-        .iter()
-        .map(|&game| {
-            let offset = at;
-            let dice = |p| i32::from(game.dice(p));
-            let key = (
-                dice(Player::One),
-                dice(Player::Two),
-                i32::from(game.sides()),
-                game.rules_name().to_owned(),
-            );
-            at += rows.get(&key).copied().unwrap_or(0);
-            offset
-        })
-        .collect()
+/// The stored strategy table, read a stretch at a time: the file's
+/// bytes and its rows (it decoded against its schema in the file checks).
+#[derive(Clone, Copy)]
+struct Found<'a> {
+    bytes: &'a Bytes,
+    rows: usize,
 }
 
 /// Check the three endgame tables.
@@ -443,7 +419,11 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
     // The games in the tables' key order (a stable sort, as the build's).
     let mut in_order: Vec<usize> = (0..games.len()).collect();
     in_order.sort_by_key(|&i| rows::key_order(games[i].0.game));
-    let found = loaded.table(&ENDGAME_STRATEGY);
+    let file = ENDGAME_STRATEGY.file;
+    let found = match (loaded.by_groups.get(file), loaded.bytes.get(file)) {
+        (Some(&rows), Some(bytes)) => Some(Found { bytes, rows }),
+        _ => None,
+    };
     let check_all = |offsets: &[usize]| -> Vec<GameCheck> {
         in_order
             .par_iter()
@@ -454,8 +434,20 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
             })
             .collect()
     };
-    let keyed: Vec<Endgame> = in_order.iter().map(|&i| games[i].0.game).collect();
-    let offsets = stored_offsets(found, &keyed);
+    // Where each game's rows lie in the file: after the stored rows of the
+    // games before it.
+    let mut at = 0;
+    let offsets: Vec<usize> = in_order
+        .iter()
+        .map(|&i| {
+            let offset = at;
+            at += Player::BOTH
+                .map(|p| games[i].0.stored_rows(p))
+                .iter()
+                .sum::<usize>();
+            offset
+        })
+        .collect();
     let mut results = check_all(&offsets);
     let mut place = vec![0; games.len()];
     for (k, &i) in in_order.iter().enumerate() {
