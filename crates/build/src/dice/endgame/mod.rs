@@ -1,7 +1,8 @@
 //! The two-player Liar's Dice endgame in a build: the games solved and the
 //! cache round trip ([`build`]), one game solved as a job of its own
 //! ([`job`], `gametab dice endgame solve`) and the three tables ([`rows`];
-//! one game's rows alone, for `gametab verify`: [`game_rows`]).
+//! one game's rows alone, for `gametab verify`: [`game_rows`]; the values
+//! table: [`values`]).
 //! `gametab dice endgame` is `gametab_answers::dice::endgame`, the lists of
 //! games `gametab_answers::dice::solved`.
 //!
@@ -13,3 +14,4 @@ pub mod build;
 pub mod game_rows;
 pub mod job;
 pub mod rows;
+pub mod values;

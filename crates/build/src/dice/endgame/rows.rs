@@ -28,12 +28,13 @@ use std::collections::{BTreeMap, HashMap};
 
 use gametab_games::dice::endgame::{Action, Endgame, Hands, History, Player, Posterior, Strategy};
 use gametab_lookup::dice::default_action;
-use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY, ENDGAME_VALUES};
+use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY};
 use gametab_lookup::io::{Column, Strings, TableData};
 
 use gametab_solve::endgame::cache::{CachedEntry, SparseSolved};
-use gametab_solve::endgame::{Certificate, Fraction, LpSize, Method, SolvedEndgame};
+use gametab_solve::endgame::SolvedEndgame;
 
+pub use super::values::{values_of, ValueRecord};
 pub use gametab_lookup::dice::fits;
 
 /// Rows a strategy row group holds at most before the next whole history
@@ -111,7 +112,7 @@ impl GameKeys {
         self.rules.push_repeated(game.rules_name(), rows);
     }
 
-    fn columns(self) -> [(&'static str, Column); 4] {
+    pub(super) fn columns(self) -> [(&'static str, Column); 4] {
         [
             ("dice_one", Column::Int32(self.dice_one)),
             ("dice_two", Column::Int32(self.dice_two)),
@@ -311,27 +312,6 @@ impl Source<'_> {
     }
 }
 
-/// What the values table holds of one game.
-#[derive(Debug, Clone, Copy)]
-pub struct ValueRecord {
-    /// The game.
-    pub game: Endgame,
-    /// The solver's value.
-    pub value: f64,
-    /// The value as a fraction, when one was recovered.
-    pub exact: Option<Fraction>,
-    /// The certificate (for a game stored by its support, the sparse one).
-    pub certificate: Certificate,
-    /// How it was solved.
-    pub method: Method,
-    /// LPs solved.
-    pub lps: u32,
-    /// The last LP's size.
-    pub size: LpSize,
-    /// The full LP's size.
-    pub full_size: LpSize,
-}
-
 /// The key a game's rows are sorted by in every endgame table: dice of
 /// player 1, of player 2, sides, rules.
 pub fn key_order(game: Endgame) -> (u8, u8, u8, &'static str) {
@@ -360,65 +340,6 @@ fn in_key_order<'a>(games: &'a [SolvedEndgame], sparse: &'a [SparseGame]) -> Vec
 /// The columns do not fit the schema (a bug).
 pub fn values(games: &[SolvedEndgame], sparse: &[SparseGame]) -> Result<TableData> {
     values_of(in_key_order(games, sparse).into_iter().map(Source::record))
-}
-
-/// The values table of the games `records`, in key order ([`key_order`];
-/// games of the same key keep their order in `records`).
-///
-/// # Errors
-/// The columns do not fit the schema (a bug).
-pub fn values_of(records: impl IntoIterator<Item = ValueRecord>) -> Result<TableData> {
-    let mut records: Vec<ValueRecord> = records.into_iter().collect();
-    records.sort_by_key(|r| key_order(r.game));
-    let mut keys = GameKeys::new();
-    let (mut value, mut exact, mut gap, mut upper, mut lower) = (
-        Vec::new(),
-        Strings::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-    );
-    let (mut method, mut solves) = (Strings::new(), Vec::new());
-    let mut sizes: [Vec<i64>; 6] = Default::default();
-    for r in records {
-        let (s, f) = (r.size, r.full_size);
-        keys.push(r.game, 1);
-        value.push(r.value);
-        exact.push(&r.exact.map(|f| f.to_string()).unwrap_or_default());
-        gap.push(r.certificate.exploitability());
-        upper.push(r.certificate.upper);
-        lower.push(r.certificate.lower);
-        method.push(r.method.name());
-        solves.push(i32::try_from(r.lps).unwrap_or(i32::MAX));
-        for (column, n) in sizes
-            .iter_mut()
-            .zip([s.rows, s.columns, s.nonzeros, f.rows, f.columns, f.nonzeros])
-        {
-            column.push(i64::try_from(n).unwrap_or(i64::MAX));
-        }
-    }
-    let [rows, columns, nonzeros, full_rows, full_columns, full_nonzeros] = sizes;
-    let mut named: Vec<(&str, Column)> = keys.columns().into();
-    named.extend([
-        ("value", Column::Float64(value)),
-        ("value_exact", Column::Utf8(exact)),
-        ("exploitability", Column::Float64(gap)),
-        ("best_response_one", Column::Float64(upper)),
-        ("best_response_two", Column::Float64(lower)),
-        ("method", Column::Utf8(method)),
-        ("lp_solves", Column::Int32(solves)),
-        ("lp_rows", Column::Int64(rows)),
-        ("lp_columns", Column::Int64(columns)),
-        ("lp_nonzeros", Column::Int64(nonzeros)),
-        ("full_lp_rows", Column::Int64(full_rows)),
-        ("full_lp_columns", Column::Int64(full_columns)),
-        ("full_lp_nonzeros", Column::Int64(full_nonzeros)),
-    ]);
-    Ok(TableData::from_named(
-        ENDGAME_VALUES,
-        named,
-        BTreeMap::new(),
-    )?)
 }
 
 /// The strategy table and where its row groups start.
