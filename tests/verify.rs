@@ -355,6 +355,49 @@ fn changed_endgame_rows_are_named() {
     );
 }
 
+/// A changed cell of the endgame strategy table, which the check rebuilds
+/// and compares game by game, is named by its row in the whole file and
+/// its key: a reach 1e-6 off in the last game's stretch (the strategies
+/// decode as before, so only the rebuilt rows can see it).
+#[test]
+fn a_changed_endgame_strategy_row_is_named_with_its_key() {
+    let (_keep, dir) = fresh_copy();
+    let strategy = dice::schema::ENDGAME_STRATEGY;
+    let data = read_table(&dir, &strategy);
+    let int = |name: &str, row: usize| data.i32s(name).unwrap()[row];
+    let game = |row: usize| {
+        (
+            int("dice_one", row),
+            int("dice_two", row),
+            int("sides", row),
+        )
+    };
+    let last = data.rows() - 1;
+    let reach = data.f64s("reach").unwrap();
+    // The first row of the last game with a reach to change.
+    let row = (0..data.rows())
+        .find(|&r| game(r) == game(last) && reach[r] > 0.01)
+        .expect("a reached row in the last game");
+    assert!(row > 0, "the last game is not the only one");
+    let (a, b, sides) = game(row);
+    let rules = data.strings("rules").unwrap()[row].to_string();
+    rewrite(&dir, &strategy, |data| {
+        f64_column(data, "reach")[row] -= 1e-6;
+    });
+    let report = run_verify(&dir);
+    let found = findings_of(&report, strategy.file);
+    assert_eq!(report.mismatches(), 1, "{report}");
+    assert_eq!(
+        (found[0].row, found[0].column.as_str()),
+        (Some(row), "reach")
+    );
+    let key = format!("dice_one={a} dice_two={b} sides={sides} rules={rules:?}");
+    assert!(found[0].key.starts_with(&key), "{}", found[0].key);
+    let check = report.file(strategy.file).unwrap();
+    assert_eq!(check.rows_checked, data.rows());
+    assert!(check.max_error >= 1e-6 * 0.99, "{}", check.max_error);
+}
+
 /// The first sampled row of a table under the default sampling.
 fn sampled_row(schema: &TableSchema, rows: usize) -> usize {
     sample_rows(schema.name, rows, DEFAULT_SAMPLE, DEFAULT_SEED)[0]

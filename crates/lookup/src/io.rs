@@ -9,6 +9,7 @@
 //! malicious file still surfaces as [`Error::CorruptTable`].
 
 use std::collections::BTreeMap;
+use std::ops::Range;
 
 use bytes::Bytes;
 use parquet::basic::Type as PhysicalType;
@@ -30,9 +31,15 @@ pub const GENERATOR_VERSION: &str = concat!("gametab ", env!("CARGO_PKG_VERSION"
 /// [`Error::ForeignTable`] for another table or mismatching columns,
 /// [`Error::SchemaVersion`] for a file of another schema version.
 pub fn read_parquet(bytes: Bytes, schema: &TableSchema) -> Result<TableData> {
+    fenced(schema, || read_unguarded(bytes, schema))
+}
+
+/// Run `decode` on a file of `schema`, a panic inside it turned into
+/// [`Error::CorruptTable`].
+fn fenced<T>(schema: &TableSchema, decode: impl FnOnce() -> Result<T>) -> Result<T> {
     // The decoder is third-party code facing arbitrary bytes; a panic inside
     // it must not take down the caller.
-    std::panic::catch_unwind(|| read_unguarded(bytes, schema)).unwrap_or_else(|panic| {
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(decode)).unwrap_or_else(|panic| {
         let detail = panic
             .downcast_ref::<String>()
             .cloned()
@@ -135,30 +142,80 @@ pub(crate) fn open_checked(
 }
 
 fn read_unguarded(bytes: Bytes, schema: &TableSchema) -> Result<TableData> {
+    let decoded = decode(bytes, schema, Decode::All)?;
+    Ok(TableData::decoded(*schema, decoded.columns, decoded.params))
+}
+
+/// What [`decode`] gives.
+struct Decoded {
+    /// The columns of the row groups kept.
+    columns: Vec<Column>,
+    /// The table's parameters.
+    params: BTreeMap<String, String>,
+    /// The first row of the groups kept (0 when none is skipped).
+    first: usize,
+    /// The file's rows.
+    rows: usize,
+}
+
+/// Which rows [`decode`] keeps.
+#[derive(Debug, Clone)]
+enum Decode {
+    /// Every row.
+    All,
+    /// None: each row group is decoded, checked and dropped.
+    None,
+    /// The row groups that hold a row of the range; the others are not
+    /// decoded.
+    Groups(Range<usize>),
+}
+
+/// Decode the file's row groups (those `keep` asks for, or all to check
+/// them), checking them as [`read_parquet`] does.
+fn decode(bytes: Bytes, schema: &TableSchema, keep: Decode) -> Result<Decoded> {
     let (reader, kv) = open_checked(bytes, schema)?;
     let meta = reader.metadata();
     let total_rows = usize::try_from(meta.file_metadata().num_rows())
         .map_err(|_| corrupt(schema, "negative row count"))?;
-    let mut columns: Vec<Column> = schema.columns.iter().map(|d| Column::empty(d.ty)).collect();
+    let empty = || -> Vec<Column> { schema.columns.iter().map(|d| Column::empty(d.ty)).collect() };
+    let mut columns = empty();
+    // Rows decoded of every column, kept or not.
+    let mut lengths = vec![0; schema.columns.len()];
+    let (mut at, mut first): (usize, Option<usize>) = (0, None);
     for g in 0..reader.num_row_groups() {
         let group = reader.get_row_group(g).map_err(|e| corrupt(schema, e))?;
         let group_rows = usize::try_from(group.metadata().num_rows())
             .map_err(|_| corrupt(schema, "negative row count"))?;
-        for (i, column) in columns.iter_mut().enumerate() {
+        let (start, end) = (at, at.saturating_add(group_rows));
+        at = end;
+        let mut dropped;
+        let into = match &keep {
+            Decode::All => &mut columns,
+            Decode::None => {
+                dropped = empty();
+                &mut dropped
+            }
+            Decode::Groups(rows) if start < rows.end && rows.start < end => {
+                first.get_or_insert(start);
+                &mut columns
+            }
+            Decode::Groups(_) => continue,
+        };
+        for ((column, length), i) in into.iter_mut().zip(&mut lengths).zip(0..) {
+            let before = column.len();
             let reader = group.get_column_reader(i).map_err(|e| corrupt(schema, e))?;
             read_column(reader, column, group_rows).map_err(|e| corrupt(schema, e))?;
+            *length += column.len() - before;
         }
     }
-    for (def, column) in schema.columns.iter().zip(&columns) {
-        if column.len() != total_rows {
-            return Err(corrupt(
-                schema,
-                format!(
-                    "column {} holds {} of {total_rows} rows",
-                    def.name,
-                    column.len()
-                ),
-            ));
+    if !matches!(keep, Decode::Groups(_)) {
+        for (def, &length) in schema.columns.iter().zip(&lengths) {
+            if length != total_rows {
+                return Err(corrupt(
+                    schema,
+                    format!("column {} holds {length} of {total_rows} rows", def.name),
+                ));
+            }
         }
     }
     let params = kv
@@ -168,7 +225,60 @@ fn read_unguarded(bytes: Bytes, schema: &TableSchema) -> Result<TableData> {
                 .map(|p| (p.to_string(), v.clone()))
         })
         .collect();
-    Ok(TableData::decoded(*schema, columns, params))
+    Ok(Decoded {
+        columns,
+        params,
+        first: first.unwrap_or(0),
+        rows: total_rows,
+    })
+}
+
+/// What [`check_parquet`] finds of a table file it decodes without
+/// keeping the rows.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct CheckedTable {
+    /// Its rows.
+    pub rows: usize,
+    /// Its parameters, as [`TableData::params`].
+    pub params: BTreeMap<String, String>,
+}
+
+/// Decode a table file and check it against `schema` as [`read_parquet`]
+/// does (the same checks, the same errors), one row group at a time,
+/// keeping none of its rows: for a verifier of a table too large to hold
+/// decoded alongside the others, which then reads it again in stretches
+/// ([`read_parquet_rows`]).
+///
+/// # Errors
+/// As [`read_parquet`].
+pub fn check_parquet(bytes: Bytes, schema: &TableSchema) -> Result<CheckedTable> {
+    fenced(schema, || {
+        let decoded = decode(bytes, schema, Decode::None)?;
+        Ok(CheckedTable {
+            rows: decoded.rows,
+            params: decoded.params,
+        })
+    })
+}
+
+/// Decode the row groups of a table file that hold a row of `rows`
+/// (checked against `schema` as [`read_parquet`] checks a file): the
+/// first row they hold and their rows, a table that may start before
+/// `rows` and end after it. The row groups before and after are not
+/// decoded.
+///
+/// # Errors
+/// As [`read_parquet`] for the file's metadata and the row groups decoded.
+pub fn read_parquet_rows(
+    bytes: Bytes,
+    schema: &TableSchema,
+    rows: Range<usize>,
+) -> Result<(usize, TableData)> {
+    fenced(schema, || {
+        let decoded = decode(bytes, schema, Decode::Groups(rows))?;
+        let table = TableData::decoded(*schema, decoded.columns, decoded.params);
+        Ok((decoded.first, table))
+    })
 }
 
 /// Most rows of a column chunk [`read_column`] makes room for up front.

@@ -4,19 +4,29 @@
 //! decoding of every table file against its schema. The decoded tables are
 //! handed on to the per-game checks, with the bytes of the derived files
 //! (the browser bundle: name, format version, size and digest checked
-//! here; its rows and content by its game's check).
+//! here; its rows and content by its game's check). A table read by its
+//! game's check a stretch at a time ([`READ_BY_GROUPS`]: the endgame
+//! strategy table, tens of millions of rows in a large set) is decoded and
+//! checked here one row group at a time and not kept.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 use bytes::Bytes;
-use gametab_lookup::io::{blake2_hex, read_parquet, TableData};
+use gametab_lookup::dice::schema::ENDGAME_STRATEGY;
+use gametab_lookup::io::{blake2_hex, check_parquet, read_parquet, CheckedTable, TableData};
 use gametab_lookup::manifest::{Manifest, MANIFEST_FILE};
 use gametab_lookup::registry::DerivedFile;
 use gametab_lookup::schema::TableSchema;
 use rayon::prelude::*;
 
 use super::report::TableCheck;
+
+/// The tables decoded here without keeping their rows: their game's check
+/// reads them again from [`LoadedFiles::bytes`] a stretch at a time
+/// (`gametab_lookup::io::read_parquet_rows`), so that the largest table is
+/// never held decoded whole.
+pub const READ_BY_GROUPS: [&str; 1] = [ENDGAME_STRATEGY.file];
 
 /// Every table a build writes, in build order (the game registry's).
 pub fn known_schemas() -> Vec<TableSchema> {
@@ -28,8 +38,12 @@ pub fn known_schemas() -> Vec<TableSchema> {
 pub struct LoadedFiles {
     /// File bytes by file name (files that could be read).
     pub bytes: BTreeMap<&'static str, Bytes>,
-    /// Decoded tables by file name (files that decoded against their schema).
+    /// Decoded tables by file name (files that decoded against their
+    /// schema), but those of [`READ_BY_GROUPS`].
     pub tables: BTreeMap<&'static str, TableData>,
+    /// The tables of [`READ_BY_GROUPS`] that decoded against their schema,
+    /// by file name: their rows, which are not kept.
+    pub by_groups: BTreeMap<&'static str, usize>,
     /// The manifest, when it could be read.
     pub manifest: Option<Manifest>,
 }
@@ -93,9 +107,18 @@ fn check_listing(dir: &Path, manifest: &Manifest, check: &mut TableCheck) {
     }
 }
 
+/// A table file that decoded: its rows, or only their count for a table
+/// of [`READ_BY_GROUPS`].
+enum Decoded {
+    /// The rows.
+    Table(TableData),
+    /// The count of rows, not kept.
+    Rows(usize),
+}
+
 /// What reading one file gives: its check, its bytes when they could be
-/// read, and its decoded table when it is a table that decodes.
-type FileRead = (TableCheck, Option<Bytes>, Option<TableData>);
+/// read, and what decoded when it is a table that decodes.
+type FileRead = (TableCheck, Option<Bytes>, Option<Decoded>);
 
 /// Check one table file against its manifest entry and decode it.
 fn check_table_file(dir: &Path, schema: &TableSchema, manifest: Option<&Manifest>) -> FileRead {
@@ -113,22 +136,33 @@ fn check_table_file(dir: &Path, schema: &TableSchema, manifest: Option<&Manifest
         check.file_exact("bytes", entry.bytes, bytes.len() as u64);
         check.file_exact("blake2b_256", entry.blake2b_256.clone(), blake2_hex(&bytes));
     }
-    let table = match read_parquet(bytes.clone(), schema) {
-        Ok(data) => {
-            check.rows_total = data.rows();
+    let decoded = if READ_BY_GROUPS.contains(&schema.file) {
+        check_parquet(bytes.clone(), schema).map(|c| (c, None))
+    } else {
+        read_parquet(bytes.clone(), schema).map(|data| {
+            let checked = CheckedTable {
+                rows: data.rows(),
+                params: data.params.clone(),
+            };
+            (checked, Some(data))
+        })
+    };
+    let table = match decoded {
+        Ok((checked, data)) => {
+            check.rows_total = checked.rows;
             if let Some(entry) = manifest.and_then(|m| m.entry(schema.file)) {
-                check.file_exact("rows", entry.rows, data.rows() as u64);
+                check.file_exact("rows", entry.rows, checked.rows as u64);
             }
             if let Some(params) = manifest.and_then(|m| m.params.get(schema.name)) {
-                if params != &data.params {
+                if params != &checked.params {
                     check.file_mismatch(
                         "params",
                         format!("{params:?} (manifest)"),
-                        format!("{:?}", data.params),
+                        format!("{:?}", checked.params),
                     );
                 }
             }
-            Some(data)
+            Some(data.map_or(Decoded::Rows(checked.rows), Decoded::Table))
         }
         Err(e) => {
             check.file_mismatch("file", format!("a readable {} table", schema.name), e);
@@ -194,8 +228,14 @@ pub fn check_files(dir: &Path) -> (Vec<TableCheck>, LoadedFiles) {
         if let Some(bytes) = bytes {
             loaded.bytes.insert(file, bytes);
         }
-        if let Some(table) = table {
-            loaded.tables.insert(file, table);
+        match table {
+            Some(Decoded::Table(table)) => {
+                loaded.tables.insert(file, table);
+            }
+            Some(Decoded::Rows(rows)) => {
+                loaded.by_groups.insert(file, rows);
+            }
+            None => {}
         }
     }
     loaded.manifest = manifest;

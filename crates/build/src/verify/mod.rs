@@ -8,14 +8,16 @@
 //! payoff matrix rebuilt from the stored values of the day before and
 //! recomputes the derived tables; [`dice`], [`cluedo`] and [`werewolf`]
 //! recompute a deterministic [`sample`] of rows (or all of them) with the
-//! lookup engines. Everything lands in a [`Report`]: one [`Finding`] per
-//! mismatch and a [`TableCheck`] summary per file.
+//! lookup engines ([`jobs`] runs the endgame check's games on the thread
+//! pool). Everything lands in a [`Report`]: one [`Finding`] per mismatch
+//! and a [`TableCheck`] summary per file.
 
 pub mod cli;
 pub mod cluedo;
 pub mod dice;
 pub mod dice_endgame;
 pub mod files;
+pub mod jobs;
 pub mod murder_plan;
 pub mod report;
 pub mod sample;

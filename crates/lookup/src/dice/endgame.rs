@@ -345,6 +345,15 @@ impl StoredEndgame {
         Ok(strategies)
     }
 
+    /// How many rows of the strategy table `player`'s strategy has (from
+    /// the file's footer; none is decoded).
+    pub fn stored_rows(&self, player: Player) -> usize {
+        self.file
+            .segments_of(self.game, player)
+            .map(|k| k.rows.len())
+            .sum()
+    }
+
     /// Decode and check every row of the game: [`StoredEndgame::strategies`]
     /// for a game that fits a dense strategy, [`StoredEndgame::rows`] of
     /// both players for the others.

@@ -1,7 +1,8 @@
 //! The two-player Liar's Dice endgame in a build: the games solved and the
 //! cache round trip ([`build`]), one game solved as a job of its own
 //! ([`job`], `gametab dice endgame solve`, its progress [`round_log`]) and
-//! the three tables ([`rows`]).
+//! the three tables ([`rows`]; one game's rows alone, for `gametab
+//! verify`: [`game_rows`]; the values table: [`values`]).
 //! `gametab dice endgame` is `gametab_answers::dice::endgame`, the lists of
 //! games `gametab_answers::dice::solved`.
 //!
@@ -10,6 +11,8 @@
 //! rules and strategies are [`gametab_games::dice::endgame`]'s.
 
 pub mod build;
+pub mod game_rows;
 pub mod job;
 pub mod round_log;
 pub mod rows;
+pub mod values;

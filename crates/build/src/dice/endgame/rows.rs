@@ -28,12 +28,13 @@ use std::collections::{BTreeMap, HashMap};
 
 use gametab_games::dice::endgame::{Action, Endgame, Hands, History, Player, Posterior, Strategy};
 use gametab_lookup::dice::default_action;
-use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY, ENDGAME_VALUES};
+use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY};
 use gametab_lookup::io::{Column, Strings, TableData};
 
 use gametab_solve::endgame::cache::{CachedEntry, SparseSolved};
-use gametab_solve::endgame::{Certificate, Fraction, LpSize, Method, SolvedEndgame};
+use gametab_solve::endgame::SolvedEndgame;
 
+pub use super::values::{values_of, ValueRecord};
 pub use gametab_lookup::dice::fits;
 
 /// Rows a strategy row group holds at most before the next whole history
@@ -61,10 +62,10 @@ pub fn own_reaches(strategy: &Strategy) -> Vec<f64> {
 }
 
 /// Both players' own reaches ([`own_reaches`]) and their chance-weighted
-/// sums ([`weighted_reach`]) in a solved game, in player order.
-fn reaches_of(solved: &SolvedEndgame) -> ([Vec<f64>; 2], [Vec<f64>; 2]) {
-    let own = solved.strategies.each_ref().map(own_reaches);
-    let weighted = [0, 1].map(|p| weighted_reach(&solved.strategies[p], &own[p]));
+/// sums ([`weighted_reach`]) in a game's strategy pair, in player order.
+pub(super) fn reaches_of(strategies: &[Strategy; 2]) -> ([Vec<f64>; 2], [Vec<f64>; 2]) {
+    let own = strategies.each_ref().map(own_reaches);
+    let weighted = [0, 1].map(|p| weighted_reach(&strategies[p], &own[p]));
     (own, weighted)
 }
 
@@ -83,7 +84,7 @@ fn weighted_reach(strategy: &Strategy, own: &[f64]) -> Vec<f64> {
 }
 
 /// The four game-key columns, repeated `rows` times per game.
-struct GameKeys {
+pub(super) struct GameKeys {
     dice_one: Vec<i32>,
     dice_two: Vec<i32>,
     sides: Vec<i32>,
@@ -91,7 +92,7 @@ struct GameKeys {
 }
 
 impl GameKeys {
-    fn new() -> GameKeys {
+    pub(super) fn new() -> GameKeys {
         GameKeys {
             dice_one: Vec::new(),
             dice_two: Vec::new(),
@@ -100,7 +101,7 @@ impl GameKeys {
         }
     }
 
-    fn push(&mut self, game: Endgame, rows: usize) {
+    pub(super) fn push(&mut self, game: Endgame, rows: usize) {
         let dice = |p| i32::from(game.dice(p));
         self.dice_one
             .extend(std::iter::repeat_n(dice(Player::One), rows));
@@ -111,7 +112,7 @@ impl GameKeys {
         self.rules.push_repeated(game.rules_name(), rows);
     }
 
-    fn columns(self) -> [(&'static str, Column); 4] {
+    pub(super) fn columns(self) -> [(&'static str, Column); 4] {
         [
             ("dice_one", Column::Int32(self.dice_one)),
             ("dice_two", Column::Int32(self.dice_two)),
@@ -281,60 +282,55 @@ impl Source<'_> {
         }
     }
 
-    /// Value, exact value, certificate, method, LPs, LP size, full size.
-    fn record(
-        self,
-    ) -> (
-        f64,
-        Option<Fraction>,
-        Certificate,
-        Method,
-        u32,
-        LpSize,
-        LpSize,
-    ) {
+    /// The game's row of the values table.
+    fn record(self) -> ValueRecord {
         match self {
-            Source::Dense(s) => (
-                s.value,
-                s.exact,
-                s.certificate,
-                s.method,
-                s.lps,
-                s.size,
-                s.full_size,
-            ),
+            Source::Dense(s) => ValueRecord {
+                game: s.game,
+                value: s.value,
+                exact: s.exact,
+                certificate: s.certificate,
+                method: s.method,
+                lps: s.lps,
+                size: s.size,
+                full_size: s.full_size,
+            },
             Source::Sparse(g) => {
                 let s = &g.solved;
-                (
-                    s.value,
-                    s.exact,
-                    s.certificate,
-                    s.method,
-                    s.lps,
-                    s.size,
-                    s.full_size,
-                )
+                ValueRecord {
+                    game: s.game,
+                    value: s.value,
+                    exact: s.exact,
+                    certificate: s.certificate,
+                    method: s.method,
+                    lps: s.lps,
+                    size: s.size,
+                    full_size: s.full_size,
+                }
             }
         }
     }
 }
 
-/// The games in key order (dice of player 1, of player 2, sides, rules).
+/// The key a game's rows are sorted by in every endgame table: dice of
+/// player 1, of player 2, sides, rules.
+pub fn key_order(game: Endgame) -> (u8, u8, u8, &'static str) {
+    (
+        game.dice(Player::One),
+        game.dice(Player::Two),
+        game.sides(),
+        game.rules_name(),
+    )
+}
+
+/// The games in key order ([`key_order`]).
 fn in_key_order<'a>(games: &'a [SolvedEndgame], sparse: &'a [SparseGame]) -> Vec<Source<'a>> {
     let mut sorted: Vec<Source<'a>> = games
         .iter()
         .map(Source::Dense)
         .chain(sparse.iter().map(Source::Sparse))
         .collect();
-    sorted.sort_by_key(|s| {
-        let g = s.game();
-        (
-            g.dice(Player::One),
-            g.dice(Player::Two),
-            g.sides(),
-            g.rules_name(),
-        )
-    });
+    sorted.sort_by_key(|s| key_order(s.game()));
     sorted
 }
 
@@ -343,55 +339,7 @@ fn in_key_order<'a>(games: &'a [SolvedEndgame], sparse: &'a [SparseGame]) -> Vec
 /// # Errors
 /// The columns do not fit the schema (a bug).
 pub fn values(games: &[SolvedEndgame], sparse: &[SparseGame]) -> Result<TableData> {
-    let mut keys = GameKeys::new();
-    let (mut value, mut exact, mut gap, mut upper, mut lower) = (
-        Vec::new(),
-        Strings::new(),
-        Vec::new(),
-        Vec::new(),
-        Vec::new(),
-    );
-    let (mut method, mut solves) = (Strings::new(), Vec::new());
-    let mut sizes: [Vec<i64>; 6] = Default::default();
-    for source in in_key_order(games, sparse) {
-        let (v, fraction, certificate, how, lps, s, f) = source.record();
-        keys.push(source.game(), 1);
-        value.push(v);
-        exact.push(&fraction.map(|f| f.to_string()).unwrap_or_default());
-        gap.push(certificate.exploitability());
-        upper.push(certificate.upper);
-        lower.push(certificate.lower);
-        method.push(how.name());
-        solves.push(i32::try_from(lps).unwrap_or(i32::MAX));
-        for (column, n) in sizes
-            .iter_mut()
-            .zip([s.rows, s.columns, s.nonzeros, f.rows, f.columns, f.nonzeros])
-        {
-            column.push(i64::try_from(n).unwrap_or(i64::MAX));
-        }
-    }
-    let [rows, columns, nonzeros, full_rows, full_columns, full_nonzeros] = sizes;
-    let mut named: Vec<(&str, Column)> = keys.columns().into();
-    named.extend([
-        ("value", Column::Float64(value)),
-        ("value_exact", Column::Utf8(exact)),
-        ("exploitability", Column::Float64(gap)),
-        ("best_response_one", Column::Float64(upper)),
-        ("best_response_two", Column::Float64(lower)),
-        ("method", Column::Utf8(method)),
-        ("lp_solves", Column::Int32(solves)),
-        ("lp_rows", Column::Int64(rows)),
-        ("lp_columns", Column::Int64(columns)),
-        ("lp_nonzeros", Column::Int64(nonzeros)),
-        ("full_lp_rows", Column::Int64(full_rows)),
-        ("full_lp_columns", Column::Int64(full_columns)),
-        ("full_lp_nonzeros", Column::Int64(full_nonzeros)),
-    ]);
-    Ok(TableData::from_named(
-        ENDGAME_VALUES,
-        named,
-        BTreeMap::new(),
-    )?)
+    values_of(in_key_order(games, sparse).into_iter().map(Source::record))
 }
 
 /// The strategy table and where its row groups start.
@@ -477,10 +425,11 @@ pub fn tables(games: &[SolvedEndgame], sparse: &[SparseGame]) -> Result<EndgameR
         .zip(sorted.par_iter())
         .map(|(job, source)| match *source {
             Source::Dense(solved) => {
-                let (own, weighted) = reaches_of(solved);
+                let pair = &solved.strategies;
+                let (own, weighted) = reaches_of(pair);
                 job.into_par_iter()
-                    .for_each(|(part, slices)| part.fill(solved, &own, &weighted, slices));
-                posterior_rows(solved, &weighted)
+                    .for_each(|(part, slices)| part.fill(pair, &own, &weighted, slices));
+                posterior_rows(pair, &weighted)
             }
             Source::Sparse(game) => {
                 job.into_par_iter()
@@ -512,10 +461,10 @@ pub fn tables(games: &[SolvedEndgame], sparse: &[SparseGame]) -> Result<EndgameR
 /// set of the player (of a sparse game, every one with entries), its
 /// actions of positive probability, by (history, hand, action); counted
 /// before it is filled.
-struct StrategyPart {
+pub(super) struct StrategyPart {
     player: Player,
     /// Its rows.
-    rows: usize,
+    pub(super) rows: usize,
     /// Where its row groups start, counted from its first row: one at the
     /// start, then one at each first whole history after
     /// [`STRATEGY_GROUP_ROWS`] rows.
@@ -525,12 +474,17 @@ struct StrategyPart {
 impl StrategyPart {
     /// Count the rows of `player` in `source`.
     fn count(source: Source<'_>, player: Player) -> StrategyPart {
-        let solved = match source {
-            Source::Dense(solved) => solved,
-            Source::Sparse(game) => return StrategyPart::count_sparse(game, player),
-        };
-        let game = solved.game;
-        let mine = &solved.strategies[player.index()];
+        match source {
+            Source::Dense(solved) => StrategyPart::count_dense(&solved.strategies, player),
+            Source::Sparse(game) => StrategyPart::count_sparse(game, player),
+        }
+    }
+
+    /// [`StrategyPart::count`] of a game's dense strategy pair: every
+    /// information set's actions of positive probability.
+    pub(super) fn count_dense(strategies: &[Strategy; 2], player: Player) -> StrategyPart {
+        let mine = &strategies[player.index()];
+        let game = mine.game();
         let hands = game.hands(player).len();
         let (mut rows, mut group, mut group_starts) = (0, usize::MAX, Vec::new());
         for h in (0..game.history_count() as u32).map(History) {
@@ -559,7 +513,7 @@ impl StrategyPart {
 
     /// [`StrategyPart::count`] of a sparse game: its entries, a row group
     /// started as for a dense game.
-    fn count_sparse(sparse: &SparseGame, player: Player) -> StrategyPart {
+    pub(super) fn count_sparse(sparse: &SparseGame, player: Player) -> StrategyPart {
         let entries = sparse.entries(player);
         let (mut group, mut group_starts) = (usize::MAX, Vec::new());
         for (k, entry) in entries.iter().enumerate() {
@@ -580,7 +534,7 @@ impl StrategyPart {
     /// Fill the rows of a sparse game's player: his entries, each with its
     /// reach (chance, his own reach, the opponent's weighted reach: the
     /// factors and order of the dense [`StrategyPart::fill`]).
-    fn fill_sparse(&self, sparse: &SparseGame, out: StrategySlices<'_>) {
+    pub(super) fn fill_sparse(&self, sparse: &SparseGame, out: StrategySlices<'_>) {
         let (game, p) = (sparse.game(), self.player);
         let hands = &sparse.hands[p.index()];
         out.dice_one.fill(i32::from(game.dice(Player::One)));
@@ -615,17 +569,19 @@ impl StrategyPart {
 
     /// Fill every column of `out` (exactly [`StrategyPart::rows`] rows)
     /// but the rules, which the caller codes, from both players' own
-    /// reaches and chance-weighted reaches ([`reaches_of`]) in `solved`.
-    fn fill(
+    /// reaches and chance-weighted reaches ([`reaches_of`]) in the game's
+    /// `strategies`.
+    pub(super) fn fill(
         &self,
-        solved: &SolvedEndgame,
+        strategies: &[Strategy; 2],
         own: &[Vec<f64>; 2],
         weighted: &[Vec<f64>; 2],
         out: StrategySlices<'_>,
     ) {
-        let (game, p) = (solved.game, self.player);
+        let p = self.player;
+        let mine = &strategies[p.index()];
+        let game = mine.game();
         let histories = game.history_count();
-        let mine = &solved.strategies[p.index()];
         let own = &own[p.index()];
         let opponent = &weighted[p.opponent().index()];
         let hands = game.hands(p);
@@ -663,7 +619,7 @@ impl StrategyPart {
 }
 
 /// The strategy table's columns, allocated at their full length.
-struct StrategyColumns {
+pub(super) struct StrategyColumns {
     dice_one: Vec<i32>,
     dice_two: Vec<i32>,
     sides: Vec<i32>,
@@ -679,11 +635,12 @@ struct StrategyColumns {
 }
 
 /// A stretch of rows of every [`StrategyColumns`] column.
-struct StrategySlices<'a> {
+pub(super) struct StrategySlices<'a> {
     dice_one: &'a mut [i32],
     dice_two: &'a mut [i32],
     sides: &'a mut [i32],
-    rules: &'a mut [u32],
+    /// Dictionary codes of the rules names.
+    pub(super) rules: &'a mut [u32],
     player: &'a mut [i32],
     history: &'a mut [i32],
     hand: &'a mut [i32],
@@ -695,7 +652,7 @@ struct StrategySlices<'a> {
 
 impl StrategyColumns {
     /// `rows` rows of zeros.
-    fn zeroed(rows: usize) -> StrategyColumns {
+    pub(super) fn zeroed(rows: usize) -> StrategyColumns {
         StrategyColumns {
             dice_one: vec![0; rows],
             dice_two: vec![0; rows],
@@ -712,7 +669,7 @@ impl StrategyColumns {
     }
 
     /// Every row.
-    fn slices(&mut self) -> StrategySlices<'_> {
+    pub(super) fn slices(&mut self) -> StrategySlices<'_> {
         StrategySlices {
             dice_one: &mut self.dice_one,
             dice_two: &mut self.dice_two,
@@ -729,7 +686,7 @@ impl StrategyColumns {
     }
 
     /// The table, the rules coded into `names`.
-    fn into_table(self, names: &[&str]) -> Result<TableData> {
+    pub(super) fn into_table(self, names: &[&str]) -> Result<TableData> {
         let rules = Strings::from_codes(names, self.rules)
             .ok_or_else(|| Error::check(format!("a rules code outside {names:?}")))?;
         let named: Vec<(&str, Column)> = vec![
@@ -755,7 +712,7 @@ impl StrategyColumns {
 
 impl<'a> StrategySlices<'a> {
     /// The first `rows` rows and the rest.
-    fn split_at(self, rows: usize) -> (StrategySlices<'a>, StrategySlices<'a>) {
+    pub(super) fn split_at(self, rows: usize) -> (StrategySlices<'a>, StrategySlices<'a>) {
         let (dice_one, dice_one_rest) = self.dice_one.split_at_mut(rows);
         let (dice_two, dice_two_rest) = self.dice_two.split_at_mut(rows);
         let (sides, sides_rest) = self.sides.split_at_mut(rows);
@@ -799,8 +756,8 @@ impl<'a> StrategySlices<'a> {
 }
 
 /// The posterior table's columns after the game keys.
-#[derive(Default)]
-struct PosteriorColumns {
+#[derive(Debug, Default)]
+pub(super) struct PosteriorColumns {
     viewer: Vec<i32>,
     history: Vec<i32>,
     opponent_hand: Vec<i32>,
@@ -808,14 +765,27 @@ struct PosteriorColumns {
 }
 
 impl PosteriorColumns {
-    fn append(&mut self, mut other: PosteriorColumns) {
+    /// Its rows.
+    pub(super) fn rows(&self) -> usize {
+        self.viewer.len()
+    }
+
+    /// Append a copy of `other`'s rows.
+    pub(super) fn extend_from(&mut self, other: &PosteriorColumns) {
+        self.viewer.extend_from_slice(&other.viewer);
+        self.history.extend_from_slice(&other.history);
+        self.opponent_hand.extend_from_slice(&other.opponent_hand);
+        self.probability.extend_from_slice(&other.probability);
+    }
+
+    pub(super) fn append(&mut self, mut other: PosteriorColumns) {
         self.viewer.append(&mut other.viewer);
         self.history.append(&mut other.history);
         self.opponent_hand.append(&mut other.opponent_hand);
         self.probability.append(&mut other.probability);
     }
 
-    fn into_table(self, keys: GameKeys) -> Result<TableData> {
+    pub(super) fn into_table(self, keys: GameKeys) -> Result<TableData> {
         let mut named: Vec<(&str, Column)> = keys.columns().into();
         named.extend([
             ("viewer", Column::Int32(self.viewer)),
@@ -835,7 +805,7 @@ impl PosteriorColumns {
 /// game's: for each viewer and each history equilibrium play reaches
 /// ([`SparseGame::reached`]), the opponent's hand distribution from his own
 /// reaches ([`Posterior::from_reaches`]), every hand of his.
-fn sparse_posterior_rows(sparse: &SparseGame) -> PosteriorColumns {
+pub(super) fn sparse_posterior_rows(sparse: &SparseGame) -> PosteriorColumns {
     let reached = sparse.reached();
     let mut out = PosteriorColumns::default();
     for v in Player::BOTH {
@@ -865,8 +835,11 @@ fn sparse_posterior_rows(sparse: &SparseGame) -> PosteriorColumns {
 /// equilibrium play reaches (both players' weighted reach positive), the
 /// opponent's hand distribution ([`Posterior::of`]), every hand of his
 /// (zeros included).
-fn posterior_rows(solved: &SolvedEndgame, reach: &[Vec<f64>; 2]) -> PosteriorColumns {
-    let game = solved.game;
+pub(super) fn posterior_rows(
+    strategies: &[Strategy; 2],
+    reach: &[Vec<f64>; 2],
+) -> PosteriorColumns {
+    let game = strategies[0].game();
     let mut out = PosteriorColumns::default();
     for v in Player::BOTH {
         let opponent = v.opponent();
@@ -875,7 +848,7 @@ fn posterior_rows(solved: &SolvedEndgame, reach: &[Vec<f64>; 2]) -> PosteriorCol
             if reach[0][h.0 as usize] * reach[1][h.0 as usize] <= 0.0 {
                 continue;
             }
-            let Some(posterior) = Posterior::of(&solved.strategies[opponent.index()], h) else {
+            let Some(posterior) = Posterior::of(&strategies[opponent.index()], h) else {
                 continue;
             };
             for (w, p) in posterior.probabilities.iter().enumerate() {
