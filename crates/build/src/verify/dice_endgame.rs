@@ -15,7 +15,7 @@
 //! certified, rebuilt and compared with its stretch of the file on its
 //! own, and dropped, keeping only its findings (column by column) and its
 //! posterior rows; the findings are merged afterwards in the order a
-//! comparison of the whole rebuilt table gives ([`compare`]: column by
+//! comparison of the whole rebuilt table gives (`compare`: column by
 //! column, row by row), so the report is that comparison's.
 
 use crate::error::{chain, Error};
@@ -392,7 +392,7 @@ struct Found<'a> {
 /// alive at once; the findings are then taken in the stored order (the
 /// certificates) and in the table's order (the rows), so the report is
 /// the same whatever the thread count, and the same as a comparison of
-/// the whole rebuilt table ([`compare`]).
+/// the whole rebuilt table (`compare`).
 pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
     let mut checks = [ENDGAME_VALUES, ENDGAME_STRATEGY, ENDGAME_POSTERIORS]
         .map(|schema| TableCheck::new(schema.file));
