@@ -282,21 +282,12 @@ impl Source<'_> {
         }
     }
 
-    /// The game's row of the values table.
+    /// The game's row of the values table: the same fields of a dense
+    /// game's solution and of a sparse one's.
     fn record(self) -> ValueRecord {
-        match self {
-            Source::Dense(s) => ValueRecord {
-                game: s.game,
-                value: s.value,
-                exact: s.exact,
-                certificate: s.certificate,
-                method: s.method,
-                lps: s.lps,
-                size: s.size,
-                full_size: s.full_size,
-            },
-            Source::Sparse(g) => {
-                let s = &g.solved;
+        macro_rules! record_of {
+            ($s:expr) => {{
+                let s = $s;
                 ValueRecord {
                     game: s.game,
                     value: s.value,
@@ -307,7 +298,11 @@ impl Source<'_> {
                     size: s.size,
                     full_size: s.full_size,
                 }
-            }
+            }};
+        }
+        match self {
+            Source::Dense(s) => record_of!(s),
+            Source::Sparse(g) => record_of!(&g.solved),
         }
     }
 }
