@@ -116,3 +116,65 @@ fn every_documented_command_prints_what_its_page_shows() {
     eprintln!("running the {commands} documented commands");
     cases.run();
 }
+
+/// The `gametab` command lines of a page's ```` ```sh ```` blocks (the
+/// ones no test can run: builds, servers), without their comments.
+fn sh_commands(page: &str) -> Vec<String> {
+    let mut commands = Vec::new();
+    let mut in_sh = false;
+    for line in page.lines() {
+        if let Some(info) = line.strip_prefix("```") {
+            in_sh = !in_sh && info.trim() == "sh";
+        } else if in_sh {
+            let line = line.split(" #").next().unwrap_or("").trim();
+            if line.starts_with("gametab ") {
+                commands.push(line.to_string());
+            }
+        }
+    }
+    commands
+}
+
+/// Every flag of every `gametab` command the pages show in a ```` ```sh
+/// ```` block is one its subcommand's `--help` names: a renamed or removed
+/// flag fails here, though the command itself (a build, a server) does not
+/// run in a test.
+#[test]
+fn every_flag_of_a_command_the_docs_only_show_exists() {
+    let mut helps = std::collections::BTreeMap::new();
+    let mut checked = 0;
+    for page in pages() {
+        let text = fs::read_to_string(&page).unwrap();
+        for command in sh_commands(&text) {
+            let words: Vec<&str> = command.split_whitespace().skip(1).collect();
+            let path: Vec<String> = words
+                .iter()
+                .take_while(|w| w.chars().all(|c| c.is_ascii_lowercase()))
+                .map(|w| w.to_string())
+                .collect();
+            let help = helps.entry(path.clone()).or_insert_with(|| {
+                let mut args: Vec<&str> = path.iter().map(String::as_str).collect();
+                args.push("--help");
+                let (ok, out, err) = common::gametab(&args);
+                assert!(
+                    ok,
+                    "{}: `gametab {}` is no command: {err}",
+                    page.display(),
+                    path.join(" ")
+                );
+                out
+            });
+            for flag in words.iter().filter(|w| w.starts_with("--")) {
+                let flag = flag.split('=').next().unwrap();
+                assert!(
+                    help.contains(&format!("{flag} ")) || help.contains(&format!("{flag}\n")),
+                    "{}: `{command}`: `gametab {}` has no {flag}",
+                    page.display(),
+                    path.join(" ")
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked >= 20, "only {checked} flags found in sh blocks");
+}
