@@ -113,6 +113,12 @@ struct BuildArgs {
     /// one core.
     #[arg(long, requires = "endgame_frontier", value_parser = gametab_build::dice::endgame::job::parse_duration)]
     budget: Option<std::time::Duration>,
+    /// With --endgame-frontier: solve nothing, only merge the job files
+    /// (every solved game certified again and tabulated, every other one
+    /// reported where it stands), for tables of what the jobs have solved
+    /// so far without spending a round on the games they have not.
+    #[arg(long, requires = "endgame_frontier", conflicts_with_all = ["budget", "no_cache"])]
+    merge_only: bool,
 }
 
 fn run_build(args: BuildArgs, out: &mut impl Write) -> Result<()> {
@@ -129,6 +135,7 @@ fn run_build(args: BuildArgs, out: &mut impl Write) -> Result<()> {
         cache: (!args.no_cache).then_some(args.cache),
         endgame_frontier: args.endgame_frontier,
         endgame_budget: args.budget,
+        endgame_merge_only: args.merge_only,
     };
     let start = Instant::now();
     let reports = pipeline::build(&options)?;

@@ -298,6 +298,7 @@ fn build_endgames(
         cache: cache.map(|c| c.join("games.bin")),
         endgame_frontier: false,
         endgame_budget: None,
+        endgame_merge_only: false,
     };
     let mut writer = gametab_build::output::TableWriter::new(dir.path()).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()
@@ -429,8 +430,10 @@ fn a_strategy_table_grouped_otherwise_gives_the_same_answers() {
 /// its restricted game and leaves the game out of the tables; the build
 /// resumes it and tabulates it; a build finding the solved job file takes
 /// it (certified again) and writes the same bytes as a build that solved
-/// it without any cache; and a solved job file of a game the build does
-/// not list is reported, certified by the sparse certificate.
+/// it without any cache; a merge-only build spends no round on a game cut
+/// off and takes a solved one as the others do; and a solved job file of a
+/// game the build does not list is reported, certified by the sparse
+/// certificate.
 #[test]
 fn frontier_games_are_jobs_the_build_merges() {
     use gametab_build::dice::endgame::job;
@@ -448,7 +451,7 @@ fn frontier_games_are_jobs_the_build_merges() {
     )
     .unwrap();
     assert!(cut.line.contains("NOT solved yet"), "{}", cut.line);
-    let build = |cache: Option<&std::path::Path>, budget| {
+    let build_with = |cache: Option<&std::path::Path>, budget, merge_only| {
         let out = tempfile::tempdir().unwrap();
         let options = gametab_build::options::BuildOptions {
             out: out.path().to_path_buf(),
@@ -458,6 +461,7 @@ fn frontier_games_are_jobs_the_build_merges() {
             cache: cache.map(|c| c.join("games.bin")),
             endgame_frontier: true,
             endgame_budget: budget,
+            endgame_merge_only: merge_only,
         };
         let mut writer = gametab_build::output::TableWriter::new(out.path()).unwrap();
         let lines =
@@ -467,6 +471,24 @@ fn frontier_games_are_jobs_the_build_merges() {
         let strategy = std::fs::read(out.path().join("dice_endgame_strategy.parquet")).unwrap();
         (lines, values, strategy)
     };
+    let build = |cache, budget| build_with(cache, budget, false);
+    // Merge only: the job file as it is, not a round more.
+    let job_file = dir.join("2v2-2-normal.bin");
+    let before = std::fs::read(&job_file).unwrap();
+    let (lines, ..) = build_with(Some(cache.path()), None, true);
+    assert!(
+        lines.iter().any(|l| l.contains("NOT solved yet")
+            && l.contains("after 1 rounds")
+            && l.contains("left as it is (--merge-only)")),
+        "{lines:?}"
+    );
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.contains("1 games") && l.contains("1 not solved yet, left as they are")),
+        "{lines:?}"
+    );
+    assert_eq!(std::fs::read(&job_file).unwrap(), before);
     // A budget of nothing: one more round, still cut off, not tabulated.
     let (lines, ..) = build(Some(cache.path()), Some(std::time::Duration::ZERO));
     assert!(
@@ -491,9 +513,24 @@ fn frontier_games_are_jobs_the_build_merges() {
     );
     let (lines, values, strategy) = build(Some(cache.path()), None);
     assert!(lines.iter().any(|l| l.contains("already in")), "{lines:?}");
-    // Taken from the job file: the same bytes as the build that solved it.
+    // Taken from the job file: the same bytes as the build that solved it,
+    // merging only or not.
     let (_, again_values, again_strategy) = build(Some(cache.path()), None);
-    assert_eq!((values, strategy), (again_values, again_strategy));
+    assert_eq!((&values, &strategy), (&again_values, &again_strategy));
+    let (lines, merged_values, merged_strategy) = build_with(Some(cache.path()), None, true);
+    assert!(lines.iter().any(|l| l.contains("already in")), "{lines:?}");
+    assert_eq!((values, strategy), (merged_values, merged_strategy));
+    // A game without a job file: named, not solved.
+    std::fs::remove_file(&job_file).unwrap();
+    let (lines, ..) = build_with(Some(cache.path()), None, true);
+    assert!(
+        lines
+            .iter()
+            .any(|l| l.starts_with("2v2 2-sided normal: NOT solved yet: no job file")),
+        "{lines:?}"
+    );
+    assert!(!job_file.exists());
+    job::solve_job(frontier, &dir, method, options, None).unwrap();
     // The resumed oracle may stop at another equilibrium than a fresh
     // solve: both are certified, and the value is the same.
     let file = gametab_solve::endgame::job::load(&dir.join("2v2-2-normal.bin"))
@@ -516,6 +553,49 @@ fn frontier_games_are_jobs_the_build_merges() {
             .any(|l| l.starts_with("1v3 2-sided normal: solved job")
                 && l.contains("certified again on its support")),
         "{lines:?}"
+    );
+}
+
+/// A job killed mid-solve (as a batch engine's time limit kills it)
+/// leaves its last checkpoint, and the next job resumes from it and
+/// solves the game exactly: `gametab dice endgame solve --checkpoint`.
+#[test]
+fn a_job_killed_resumes_from_its_checkpoint() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = cache.path().to_str().unwrap();
+    let file = cache.path().join("dice_endgame/2v2-4-normal.bin");
+    // About 20 rounds, 2 s: the job is killed at its first checkpoint.
+    let args = [
+        "dice", "endgame", "solve", "--dice", "2,2", "--sides", "4", "--cache", dir, "--quiet",
+    ];
+    let mut job = std::process::Command::new(env!("CARGO_BIN_EXE_gametab"))
+        .args(args)
+        .args(["--checkpoint", "0.001s"])
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let began = std::time::Instant::now();
+    while !file.exists() {
+        assert!(
+            began.elapsed() < std::time::Duration::from_secs(120),
+            "no checkpoint"
+        );
+        assert!(job.try_wait().unwrap().is_none(), "the job ended first");
+        std::thread::sleep(std::time::Duration::from_millis(5));
+    }
+    job.kill().unwrap();
+    job.wait().unwrap();
+    let saved = gametab_solve::endgame::job::load(&file).unwrap().unwrap();
+    let gametab_solve::endgame::job::JobState::Partial(p) = saved.state else {
+        panic!("the job ended before it was killed")
+    };
+    assert!(p.rounds >= 1 && !p.included.is_empty());
+    let (ok, out, err) = gametab(&args);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("2v2 4-sided normal: solved, value 7/384 (exact)")
+            && out.contains("resumed"),
+        "{out}"
     );
 }
 

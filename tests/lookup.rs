@@ -307,6 +307,7 @@ fn every_game() -> (BTreeMap<String, Bytes>, usize) {
                 cache: None,
                 endgame_frontier: false,
                 endgame_budget: None,
+                endgame_merge_only: false,
             };
             gametab_build::werewolf::build_tables(&options, &mut writer).unwrap();
             let endgames = [

@@ -169,6 +169,7 @@ fn build_with(threads: usize, cache: Option<&Path>) -> (Vec<(String, Vec<u8>)>, 
         cache: cache.map(Path::to_path_buf),
         endgame_frontier: false,
         endgame_budget: None,
+        endgame_merge_only: false,
     };
     let pool = rayon::ThreadPoolBuilder::new()
         .num_threads(threads)

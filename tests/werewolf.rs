@@ -331,6 +331,7 @@ fn build(threads: usize) -> (tempfile::TempDir, Vec<u8>) {
         cache: None,
         endgame_frontier: false,
         endgame_budget: None,
+        endgame_merge_only: false,
     };
     let mut writer = TableWriter::new(dir.path()).unwrap();
     let pool = rayon::ThreadPoolBuilder::new()

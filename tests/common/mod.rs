@@ -442,6 +442,7 @@ pub fn large_game_tables() -> (
         cache: Some(cache.path().join("games.bin")),
         endgame_frontier: true,
         endgame_budget: None,
+        endgame_merge_only: false,
     };
     fs::create_dir_all(&out).unwrap();
     let mut writer = gametab_build::output::TableWriter::new(&out).unwrap();

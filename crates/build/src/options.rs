@@ -28,4 +28,8 @@ pub struct BuildOptions {
     /// file keeps its restricted game for the next build); `None`: no
     /// limit.
     pub endgame_budget: Option<std::time::Duration>,
+    /// Solve no frontier endgame: take each from its job file as it is
+    /// (the solved ones certified again and tabulated, the others reported
+    /// where they stand), as `gametab build --merge-only`.
+    pub endgame_merge_only: bool,
 }

@@ -110,8 +110,16 @@ pub fn load(path: &Path) -> Result<Option<JobFile>> {
         Err(error) if error.kind() == std::io::ErrorKind::NotFound => return Ok(None),
         Err(error) => return Err(Error::Read(error)),
     };
-    let (_, payload) = cache::unframe(&bytes, MAGIC, &[FORMAT_VERSION])?;
-    Ok(Some(cache::decode_all(payload)?))
+    decode(&bytes).map(Some)
+}
+
+/// The job file of `bytes` ([`encode`]'s inverse).
+///
+/// # Errors
+/// The bytes are damaged or of another version.
+pub fn decode(bytes: &[u8]) -> Result<JobFile> {
+    let (_, payload) = cache::unframe(bytes, MAGIC, &[FORMAT_VERSION])?;
+    cache::decode_all(payload)
 }
 
 /// The bytes of a job file.
@@ -162,6 +170,35 @@ pub struct JobRound {
     pub size: (u64, u64, u64),
 }
 
+/// The end of a double-oracle round: where the job stands, and the
+/// restricted game the next round starts from, to save as a checkpoint
+/// ([`RoundEnd::resume_point`]) so that a job killed later (a batch
+/// engine's time limit, a reboot) resumes from it and not from its last
+/// job file.
+pub struct RoundEnd<'a> {
+    /// Where the job stands.
+    pub round: JobRound,
+    key: (u8, u8, u8, bool),
+    value: f64,
+    restricted: &'a RestrictedGame,
+}
+
+impl RoundEnd<'_> {
+    /// The round's end as a game cut off there, the state a job file
+    /// holds to resume from.
+    pub fn resume_point(&self) -> PartialGame {
+        PartialGame {
+            key: self.key,
+            rounds: self.round.rounds,
+            seconds: self.round.seconds,
+            value: self.value,
+            bracket: self.round.bracket,
+            size: self.round.size,
+            included: self.restricted.included(),
+        }
+    }
+}
+
 /// Solve `game` by `method` within `budget` (the double oracle stops after
 /// the first round that ends after it; the full LP is never stopped),
 /// from `previous` when it is a restricted game the budget cut off before.
@@ -182,7 +219,8 @@ pub fn run(
 }
 
 /// [`run`], calling `on_round` at the end of every double-oracle round
-/// with where the job stands (never for the full LP, one solve).
+/// with where the job stands and what to resume from (never for the full
+/// LP, one solve).
 ///
 /// # Errors
 /// As [`run`].
@@ -192,7 +230,7 @@ pub fn run_watched(
     options: LpOptions,
     budget: Option<Duration>,
     previous: Option<&PartialGame>,
-    on_round: &mut dyn FnMut(&JobRound),
+    on_round: &mut dyn FnMut(&RoundEnd<'_>),
 ) -> Result<JobState> {
     if let Some(p) = previous {
         check!(
@@ -214,13 +252,18 @@ pub fn run_watched(
         .map_or((0, 0.0, (f64::NEG_INFINITY, f64::INFINITY)), |p| {
             (p.rounds, p.seconds, p.bracket)
         });
-    let mut report = |state: &oracle::OracleState| {
+    let mut report = |state: &oracle::OracleState, restricted: &RestrictedGame| {
         let [upper, lower] = state.best_bounds;
-        on_round(&JobRound {
-            rounds: rounds + state.rounds,
-            seconds: seconds + began.elapsed().as_secs_f64(),
-            bracket: (bracket.0.max(lower), bracket.1.min(upper)),
-            size: (state.size.rows, state.size.columns, state.size.nonzeros),
+        on_round(&RoundEnd {
+            round: JobRound {
+                rounds: rounds + state.rounds,
+                seconds: seconds + began.elapsed().as_secs_f64(),
+                bracket: (bracket.0.max(lower), bracket.1.min(upper)),
+                size: (state.size.rows, state.size.columns, state.size.nonzeros),
+            },
+            key: key_of(game),
+            value: state.value,
+            restricted,
         });
     };
     let (outcome, restricted) =

@@ -444,12 +444,14 @@ pub fn solve_double_oracle_from(
     deadline: Option<Instant>,
     start: Option<RestrictedGame>,
 ) -> Result<(OracleOutcome, RestrictedGame)> {
-    solve_double_oracle_watched(game, options, deadline, start, &mut |_| {})
+    solve_double_oracle_watched(game, options, deadline, start, &mut |_, _| {})
 }
 
-/// [`solve_double_oracle_from`], calling `on_round` with where the oracle
-/// stands at the end of every round (its bracket so far, the restricted
-/// LP's size), for a progress report of a long job.
+/// [`solve_double_oracle_from`], calling `on_round` at the end of every
+/// round with where the oracle stands (its bracket so far, the restricted
+/// LP's size) and the restricted game the next round starts from (the
+/// round's best responses included): a progress report of a long job, and
+/// a point to resume from should the job be killed.
 ///
 /// # Errors
 /// HiGHS fails on a restricted LP, or the rounds exceed [`MAX_ROUNDS`].
@@ -458,7 +460,7 @@ pub fn solve_double_oracle_watched(
     mut options: LpOptions,
     deadline: Option<Instant>,
     start: Option<RestrictedGame>,
-    on_round: &mut dyn FnMut(&OracleState),
+    on_round: &mut dyn FnMut(&OracleState, &RestrictedGame),
 ) -> Result<(OracleOutcome, RestrictedGame)> {
     let payoffs = CallPayoffs::new(game);
     let mut restricted = match start {
@@ -527,7 +529,6 @@ pub fn solve_double_oracle_watched(
             highs_time,
             response_time,
         };
-        on_round(&state);
         let mut added = 0;
         for (gain, response) in gains.iter().zip([&one, &two]) {
             if *gain > IMPROVEMENT {
@@ -555,6 +556,7 @@ pub fn solve_double_oracle_watched(
                 );
             }
         }
+        on_round(&state, &restricted);
         if added == 0 && !options.crossover && options.method == "ipm" {
             // The interior point's rounds are over: finish exactly.
             options = LpOptions {

@@ -65,16 +65,29 @@ enum Outcome {
 }
 
 /// A frontier game: solved (or resumed, or taken when solved) as its job
-/// ([`job::solve_job`]) within the build's budget, then restored with its
+/// ([`job::solve_job`]) within the build's budget, or with `merge_only`
+/// taken from its job file as it is ([`job::read_job`]), then restored with its
 /// dense strategies when they fit ([`fits`]), by its support otherwise
 /// (certified again by the sparse certificate).
 fn frontier_game(
     game: Endgame,
     dir: Option<&Path>,
     budget: Option<Duration>,
+    merge_only: bool,
 ) -> Result<(Outcome, String)> {
     let (method, options) = job::method_and_options(game);
     let (state, line, hit) = match dir {
+        Some(dir) if merge_only => match job::read_job(game, dir, options) {
+            (Some(state), line) => {
+                let hit = matches!(state, JobState::Solved(_));
+                (state, line, hit)
+            }
+            (None, line) => return Ok((Outcome::Partial, line)),
+        },
+        None if merge_only => {
+            let line = format!("{game}: NOT solved yet: no cache to merge job files from");
+            return Ok((Outcome::Partial, line));
+        }
         Some(dir) => {
             let report = job::solve_job(game, dir, method, options, budget)?;
             (report.state, report.line, report.found)
@@ -155,7 +168,12 @@ pub fn build(
             let _counted = Counted(&bar);
             if !defaults.contains(&game) {
                 bar.set_message(format!("solving {game}"));
-                return match frontier_game(game, dir.as_deref(), options.endgame_budget) {
+                return match frontier_game(
+                    game,
+                    dir.as_deref(),
+                    options.endgame_budget,
+                    options.endgame_merge_only,
+                ) {
                     Ok((outcome, line)) => (Ok(outcome), Some(line)),
                     Err(e) => (Err(e), None),
                 };
@@ -235,7 +253,10 @@ pub fn build(
         ),
     );
     let cut = if unsolved > 0 {
-        format!("; {unsolved} cut off by the budget, to resume")
+        match options.endgame_merge_only {
+            true => format!("; {unsolved} not solved yet, left as they are"),
+            false => format!("; {unsolved} cut off by the budget, to resume"),
+        }
     } else {
         String::new()
     };

@@ -31,10 +31,10 @@
 use crate::error::{chain, fail, Error, Result};
 use std::io::Write;
 use std::path::{Path, PathBuf};
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 use gametab_games::dice::endgame::Endgame;
-use gametab_solve::endgame::job::{self, JobFile, JobRound, JobState};
+use gametab_solve::endgame::job::{self, JobFile, JobRound, JobState, PartialGame, RoundEnd};
 
 use super::round_log::RoundLog;
 use gametab_solve::endgame::{method_for, LpOptions, Method, FULL_LP_MAX_WILD_BIDS};
@@ -183,6 +183,12 @@ pub struct SolveArgs {
     /// and the next job resumes from it. No limit by default.
     #[arg(long, value_parser = parse_duration)]
     pub budget: Option<Duration>,
+    /// Save where the job stands to its job file at the end of the first
+    /// round this long after the last save (90s, 10m, 2h), so that a job
+    /// killed loses at most this much work and a round; the next job
+    /// resumes from the save.
+    #[arg(long, value_parser = parse_duration, default_value = "10m")]
+    pub checkpoint: Duration,
     /// The LP method of the double oracle's rounds.
     #[arg(long, value_enum, default_value_t = JobLp::Auto)]
     pub lp: JobLp,
@@ -266,9 +272,78 @@ pub fn describe(game: Endgame, state: &JobState, seconds: f64) -> String {
     }
 }
 
+/// How often a job saves where it stands by default (`--checkpoint`): at
+/// the end of the first round this long after the last save, so that a
+/// job killed (a batch engine's time limit, a reboot) loses at most this
+/// much work and a round.
+pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
+
+/// What a job finds in its job file before it solves anything.
+enum Found {
+    /// The solved game, certified again: the job's report.
+    Solved(JobReport),
+    /// A restricted game to resume from, or nothing; a warning for the
+    /// line (a file set aside, or made by another solver).
+    Resume(Option<PartialGame>, String),
+}
+
+/// Read `game`'s job file at `path` (`print`: this solver's fingerprint).
+/// A file that cannot be read, is damaged or holds another game is set
+/// aside with a warning, as is a solved game that does not certify again.
+fn find(game: Endgame, path: &Path, print: &str) -> Found {
+    let previous = match job::load(path).map(|file| {
+        file.map(|f| job::check_game(&f.state, game).map(|()| f))
+            .transpose()
+    }) {
+        Ok(Ok(file)) => Ok(file),
+        Ok(Err(e)) | Err(e) => Err(format!(" (ignored {}: {})", path.display(), chain(&e))),
+    };
+    let file = match previous {
+        Ok(Some(file)) => file,
+        Ok(None) => return Found::Resume(None, String::new()),
+        Err(warning) => return Found::Resume(None, warning),
+    };
+    // A job file of another solver (version, LP method or tolerance) is
+    // used all the same: a restricted game is only a set of sequences to
+    // start from, and a solved game is certified again; the line says so.
+    let mut warning = String::new();
+    if file.fingerprint != print {
+        warning = format!(
+            " (the job file was made by another solver: {})",
+            file.fingerprint
+        );
+    }
+    match file.state {
+        JobState::Solved(g) => match g.restore_sparse() {
+            Ok(_) => {
+                let state = JobState::Solved(g);
+                let line = describe(game, &state, 0.0);
+                Found::Solved(JobReport {
+                    state,
+                    found: true,
+                    line: format!(
+                        "{line} (already in {}, certified again){warning}",
+                        path.display()
+                    ),
+                })
+            }
+            Err(e) => Found::Resume(
+                None,
+                format!(
+                    " (refused the solved game in {}: {})",
+                    path.display(),
+                    chain(&e)
+                ),
+            ),
+        },
+        JobState::Partial(p) => Found::Resume(Some(p), warning),
+    }
+}
+
 /// Solve `game` as a job: resume its job file in `dir` when it holds a
 /// restricted game, return it when it holds the solved game (certified
-/// again), else solve from nothing; write the job file.
+/// again), else solve from nothing; write the job file, and save where it
+/// stands every [`CHECKPOINT_EVERY`] on the way.
 ///
 /// # Errors
 /// HiGHS fails, the solution does not certify, or the file cannot be
@@ -280,75 +355,41 @@ pub fn solve_job(
     options: LpOptions,
     budget: Option<Duration>,
 ) -> Result<JobReport> {
-    solve_job_watched(game, dir, method, options, budget, &mut |_| {})
+    solve_job_watched(
+        game,
+        dir,
+        method,
+        options,
+        budget,
+        Some(CHECKPOINT_EVERY),
+        &mut |_| {},
+    )
 }
 
 /// [`solve_job`], calling `on_round` at the end of every double-oracle
-/// round with where the game stands over all its jobs.
+/// round with where the game stands over all its jobs, and saving the
+/// restricted game to the job file at the end of the first round
+/// `checkpoint` or more after the last save (none: only at the end).
 ///
 /// # Errors
-/// As [`solve_job`].
+/// As [`solve_job`]. A checkpoint that cannot be written does not stop
+/// the job; the line says so.
 pub fn solve_job_watched(
     game: Endgame,
     dir: &Path,
     method: Method,
     options: LpOptions,
     budget: Option<Duration>,
+    checkpoint: Option<Duration>,
     on_round: &mut dyn FnMut(&JobRound),
 ) -> Result<JobReport> {
     let path = dir.join(job::file_name(game));
     let print = fingerprint(options);
-    let mut warning = String::new();
-    let previous = match job::load(&path) {
-        Ok(Some(file)) => match job::check_game(&file.state, game) {
-            Ok(()) => Some(file),
-            Err(e) => {
-                warning = format!(" (ignored {}: {})", path.display(), chain(&e));
-                None
-            }
-        },
-        Ok(None) => None,
-        Err(e) => {
-            warning = format!(" (ignored {}: {})", path.display(), chain(&e));
-            None
-        }
+    let (partial, mut warning) = match find(game, &path, &print) {
+        Found::Solved(report) => return Ok(report),
+        Found::Resume(partial, warning) => (partial, warning),
     };
-    // A job file of another solver (version, LP method or tolerance) is
-    // used all the same: a restricted game is only a set of sequences to
-    // start from, and a solved game is certified again; the line says so.
-    if let Some(file) = previous.as_ref().filter(|f| f.fingerprint != print) {
-        warning.push_str(&format!(
-            " (the job file was made by another solver: {})",
-            file.fingerprint
-        ));
-    }
-    let start = std::time::Instant::now();
-    let mut partial = None;
-    if let Some(file) = &previous {
-        match &file.state {
-            JobState::Solved(g) => match g.restore_sparse() {
-                Ok(_) => {
-                    let line = describe(game, &file.state, 0.0);
-                    return Ok(JobReport {
-                        state: file.state.clone(),
-                        found: true,
-                        line: format!(
-                            "{line} (already in {}, certified again){warning}",
-                            path.display()
-                        ),
-                    });
-                }
-                Err(e) => {
-                    warning = format!(
-                        " (refused the solved game in {}: {})",
-                        path.display(),
-                        chain(&e)
-                    )
-                }
-            },
-            JobState::Partial(p) => partial = Some(p),
-        }
-    }
+    let start = Instant::now();
     // The job file must be writable before hours go into the solve.
     std::fs::create_dir_all(dir).map_err(|e| Error::io("create", dir, e))?;
     let mut probe = path.as_os_str().to_owned();
@@ -357,19 +398,74 @@ pub fn solve_job_watched(
     std::fs::write(&probe, b"")
         .and_then(|()| std::fs::remove_file(&probe))
         .map_err(|e| Error::io("write the job file into", dir, e))?;
-    let state = job::run_watched(game, method, options, budget, partial, on_round)?;
+    let (mut saved, mut saves, mut unsaved) = (Instant::now(), 0u32, None);
+    let mut watch = |end: &RoundEnd<'_>| {
+        on_round(&end.round);
+        if checkpoint.is_some_and(|every| saved.elapsed() >= every) {
+            let file = JobFile {
+                fingerprint: print.clone(),
+                state: JobState::Partial(end.resume_point()),
+            };
+            match job::encode(&file)
+                .map_err(Error::from)
+                .and_then(|bytes| write_atomically(&path, &bytes))
+            {
+                Ok(()) => saves += 1,
+                Err(e) => unsaved = Some(chain(&e)),
+            }
+            saved = Instant::now();
+        }
+    };
+    let state = job::run_watched(game, method, options, budget, partial.as_ref(), &mut watch)?;
+    if let Some(e) = unsaved {
+        warning.push_str(&format!(" (a checkpoint could not be saved: {e})"));
+    }
     let file = JobFile {
         fingerprint: print,
         state,
     };
     write_atomically(&path, &job::encode(&file)?)?;
     let resumed = if partial.is_some() { ", resumed" } else { "" };
+    let checkpoints = match saves {
+        0 => String::new(),
+        1 => ", 1 checkpoint".to_owned(),
+        n => format!(", {n} checkpoints"),
+    };
     let line = describe(game, &file.state, start.elapsed().as_secs_f64());
     Ok(JobReport {
         state: file.state,
         found: false,
-        line: format!("{line}{resumed}{warning}; {}", path.display()),
+        line: format!("{line}{resumed}{checkpoints}{warning}; {}", path.display()),
     })
+}
+
+/// Take `game`'s job file in `dir` as it is, solving nothing (`gametab
+/// build --merge-only`): the solved game certified again, or where an
+/// unsolved one stands, or none when there is no job file (or it is set
+/// aside); with the line for the build's report.
+pub fn read_job(game: Endgame, dir: &Path, options: LpOptions) -> (Option<JobState>, String) {
+    let path = dir.join(job::file_name(game));
+    match find(game, &path, &fingerprint(options)) {
+        Found::Solved(report) => (Some(report.state), report.line),
+        Found::Resume(Some(p), warning) => {
+            let state = JobState::Partial(p);
+            let line = describe(game, &state, 0.0);
+            (
+                Some(state),
+                format!(
+                    "{line}, left as it is (--merge-only){warning}; {}",
+                    path.display()
+                ),
+            )
+        }
+        Found::Resume(None, warning) => (
+            None,
+            format!(
+                "{game}: NOT solved yet: no job file {} (--merge-only){warning}",
+                path.display()
+            ),
+        ),
+    }
 }
 
 /// Run `gametab dice endgame solve`.
@@ -402,6 +498,7 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<()> {
         method,
         options,
         args.budget,
+        Some(args.checkpoint),
         &mut |round| watch.round(round),
     )?;
     let _ = watch.finish();
@@ -448,10 +545,11 @@ mod tests {
         let (method, options) = method_and_options(game);
         let run = |budget, every| {
             let mut log = RoundLog::with(game, None, Some(Vec::new()), every);
-            let report = solve_job_watched(game, dir.path(), method, options, budget, &mut |r| {
-                log.round(r)
-            })
-            .unwrap();
+            let report =
+                solve_job_watched(game, dir.path(), method, options, budget, None, &mut |r| {
+                    log.round(r)
+                })
+                .unwrap();
             let text = String::from_utf8(log.finish().unwrap()).unwrap();
             (report, text)
         };
@@ -486,11 +584,77 @@ mod tests {
         // Rounds within the interval: no line.
         let game_dir = tempfile::tempdir().unwrap();
         let mut log = RoundLog::with(game, None, Some(Vec::new()), LOG_EVERY);
-        solve_job_watched(game, game_dir.path(), method, options, None, &mut |r| {
-            log.round(r)
-        })
+        solve_job_watched(
+            game,
+            game_dir.path(),
+            method,
+            options,
+            None,
+            None,
+            &mut |r| log.round(r),
+        )
         .unwrap();
         assert!(log.finish().unwrap().is_empty());
+    }
+
+    /// With a checkpoint at every round, the job file holds the last
+    /// round's end whenever a round ends (as a job killed there would
+    /// leave it), and a job resumed from any one of them solves the game
+    /// to the value of a job never stopped.
+    #[test]
+    fn every_checkpoint_is_a_point_to_resume_from() {
+        let dir = tempfile::tempdir().unwrap();
+        let game = Endgame::new(2, 1, 4, false).unwrap();
+        let (method, options) = method_and_options(game);
+        let path = dir.path().join(job::file_name(game));
+        let mut saved: Vec<(u32, Vec<u8>)> = Vec::new();
+        let report = solve_job_watched(
+            game,
+            dir.path(),
+            method,
+            options,
+            None,
+            Some(Duration::ZERO),
+            &mut |r| {
+                if r.rounds > 1 {
+                    let bytes = std::fs::read(&path).expect("a checkpoint after round 1");
+                    saved.push((r.rounds, bytes));
+                }
+            },
+        )
+        .unwrap();
+        let JobState::Solved(whole) = &report.state else {
+            panic!("not solved: {}", report.line)
+        };
+        assert!(saved.len() >= 3, "{} rounds", saved.len());
+        assert!(
+            report
+                .line
+                .contains(&format!(", {} checkpoints", saved.len() + 1)),
+            "{}",
+            report.line
+        );
+        let mut last = 0;
+        for (round, bytes) in &saved {
+            let file = job::decode(bytes).unwrap();
+            let JobState::Partial(p) = &file.state else {
+                panic!("round {round}: not a restricted game")
+            };
+            assert_eq!(p.rounds, round - 1);
+            assert!(p.included.len() >= last, "round {round}: sequences lost");
+            last = p.included.len();
+        }
+        for (round, bytes) in [&saved[0], &saved[saved.len() / 2]] {
+            let again = tempfile::tempdir().unwrap();
+            std::fs::write(again.path().join(job::file_name(game)), bytes).unwrap();
+            let resumed = solve_job(game, again.path(), method, options, None).unwrap();
+            let JobState::Solved(g) = &resumed.state else {
+                panic!("round {round}: not solved: {}", resumed.line)
+            };
+            assert!(resumed.line.contains("resumed"), "{}", resumed.line);
+            assert!(g.lps >= round - 1, "round {round}: {} LPs", g.lps);
+            assert!((g.value - whole.value).abs() < 1e-12, "round {round}");
+        }
     }
 
     /// A cache where no job file can be written is refused before the
@@ -502,9 +666,15 @@ mod tests {
         std::fs::write(&file, b"").unwrap();
         let game = Endgame::new(2, 2, 3, false).unwrap();
         let (method, options) = method_and_options(game);
-        let err = solve_job_watched(game, &job_dir(&file), method, options, None, &mut |r| {
-            panic!("a round ran: {r:?}")
-        })
+        let err = solve_job_watched(
+            game,
+            &job_dir(&file),
+            method,
+            options,
+            None,
+            None,
+            &mut |r| panic!("a round ran: {r:?}"),
+        )
         .unwrap_err();
         let text = chain(&err);
         assert!(
