@@ -15,7 +15,10 @@
 //! `double_oracle_ipm_nox`; default the first two, the full LP only up to
 //! 2v1 with five sides). A double oracle's name followed by `_lookaheadN`
 //! (`double_oracle_lookahead1`, `double_oracle_ipm_nox_lookahead2`) runs
-//! it with `N` look-ahead steps a round (`LpOptions::lookahead`).
+//! it with `N` look-ahead steps a round (`LpOptions::lookahead`); one
+//! ending `_pruned` (`double_oracle_ipm_nox_pruned`) prunes its restricted
+//! game to the equilibrium's support whenever it doubles
+//! (`LpOptions::prune`, from `oracle::PRUNE_FROM` sequences).
 
 use std::process::Command;
 use std::time::Instant;
@@ -36,11 +39,15 @@ use endgame_common::{game_text, parse_game, peak_mib};
 /// instead of from the last basis; `double_oracle_ipm`: each round's LP by
 /// HiGHS's interior point method with crossover; `double_oracle_ipm_nox`:
 /// without crossover, finished by the simplex; `_lookaheadN` after any of
-/// them: `N` look-ahead steps a round).
+/// them: `N` look-ahead steps a round; `_pruned` last: pruned).
 fn child(game: Endgame, name: &str) {
-    let (base, lookahead) = match name.split_once("_lookahead") {
+    let (unpruned, prune) = match name.strip_suffix("_pruned") {
+        Some(base) => (base, Some(gametab_solve::endgame::oracle::PRUNE_FROM)),
+        None => (name, None),
+    };
+    let (base, lookahead) = match unpruned.split_once("_lookahead") {
         Some((base, steps)) => (base, steps.parse().expect("look-ahead steps")),
-        None => (name, 0),
+        None => (unpruned, 0),
     };
     let (method, mut options) = match base {
         "double_oracle_ipm" => (
@@ -71,6 +78,7 @@ fn child(game: Endgame, name: &str) {
         ),
     };
     options.lookahead = lookahead;
+    options.prune = prune;
     let start = Instant::now();
     if !fits(game) {
         // Too large for the dense strategies: solved as a job and certified

@@ -53,6 +53,16 @@ pub struct LpOptions {
     /// opponent's equilibrium mixed with the opponent's best responses of
     /// the steps before (0: the plain double oracle).
     pub lookahead: u32,
+    /// The double oracle prunes its restricted game once it holds at least
+    /// this many sequences and has doubled since the last pruning: the
+    /// sequences the restricted equilibrium plays with a realisation
+    /// weight of at most [`PRUNE_BELOW`](super::oracle::PRUNE_BELOW) are
+    /// dropped, each at most once (so that the double oracle still ends),
+    /// and the restricted LP stays near the size of the support instead
+    /// of holding every sequence any round brought ([`super::oracle`]).
+    /// `None`: never ([`PRUNE_FROM`](super::oracle::PRUNE_FROM) is the
+    /// build's choice where it prunes).
+    pub prune: Option<usize>,
 }
 
 impl Default for LpOptions {
@@ -66,6 +76,7 @@ impl Default for LpOptions {
             warm_start: true,
             crossover: true,
             lookahead: 0,
+            prune: None,
         }
     }
 }

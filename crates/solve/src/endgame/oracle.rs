@@ -42,6 +42,21 @@ pub const IMPROVEMENT: f64 = 1e-12;
 /// solved; a guard against a loop that rounding could keep alive).
 pub const MAX_ROUNDS: u32 = 10_000;
 
+/// With [`LpOptions::prune`], the realisation weight (each hand's plan
+/// weighing 1 at the opening) at or below which the restricted
+/// equilibrium is taken not to play a sequence. The interior point
+/// method without crossover ends at the centre of the optimal face, where
+/// a sequence no equilibrium needs still carries a small weight; measured
+/// on 3v1 five-sided wild (10 minutes, two at a time, `docs/development.md`),
+/// 1e-3 left the narrowest bracket of 1e-7, 1e-5 and 1e-3. A sequence
+/// dropped wrongly costs a round: the best responses bring it back, and it
+/// is never dropped again.
+pub const PRUNE_BELOW: f64 = 1e-3;
+
+/// The least restricted game (included sequences) worth pruning
+/// ([`LpOptions::prune`]): the build's choice.
+pub const PRUNE_FROM: usize = 2_000;
+
 /// The double oracle after a round: the restricted game it solved, and
 /// the bounds on the full game's value that the round's best responses
 /// give.
@@ -472,6 +487,8 @@ pub fn solve_double_oracle_watched(
     let mut best_bounds = [f64::INFINITY, f64::NEG_INFINITY];
     let mut rounds = 0;
     let mut lp = RestrictedLp::new(options)?;
+    let mut dropped = HashMap::new();
+    let mut pruned_at = 0;
     loop {
         rounds += 1;
         if rounds > MAX_ROUNDS {
@@ -529,6 +546,20 @@ pub fn solve_double_oracle_watched(
             highs_time,
             response_time,
         };
+        let improving = gains.iter().any(|&g| g > IMPROVEMENT);
+        if options
+            .prune
+            .is_some_and(|from| restricted.sequences() >= from.max(2 * pruned_at))
+            && improving
+        {
+            let before = restricted.sequences();
+            let removed = restricted.prune(&solution.weights, PRUNE_BELOW, &mut dropped);
+            pruned_at = restricted.sequences();
+            lp.reset()?;
+            if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
+                eprintln!("{game} round {rounds}: pruned {removed} of {before} sequences");
+            }
+        }
         let mut added = 0;
         for (gain, response) in gains.iter().zip([&one, &two]) {
             if *gain > IMPROVEMENT {
@@ -562,6 +593,7 @@ pub fn solve_double_oracle_watched(
             options = LpOptions {
                 method: "simplex",
                 crossover: true,
+                prune: None,
                 ..options
             };
             lp = RestrictedLp::new(options)?;

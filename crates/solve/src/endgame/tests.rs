@@ -639,6 +639,82 @@ fn the_look_ahead_reaches_the_same_certified_values() {
     }
 }
 
+/// Pruning the restricted game (down to a handful of sequences, so that
+/// the small games prune many times) reaches the plain double oracle's
+/// exact values, both certificates passing, by the simplex and by the
+/// interior point method.
+#[test]
+fn pruning_reaches_the_same_certified_values() {
+    for (a, b, sides, wild) in [
+        (2, 1, 4, false),
+        (1, 2, 4, true),
+        (2, 2, 2, false),
+        (2, 2, 3, true),
+    ] {
+        let game = Endgame::new(a, b, sides, wild).unwrap();
+        let plain = solve_with(game, LpOptions::default(), Method::DoubleOracle).unwrap();
+        assert!(plain.exact.is_some(), "{game}");
+        for method in ["simplex", "ipm"] {
+            let options = LpOptions {
+                method,
+                crossover: method == "simplex",
+                prune: Some(20),
+                ..LpOptions::default()
+            };
+            let s = solve_with(game, options, Method::DoubleOracle).unwrap();
+            assert_eq!(s.exact, plain.exact, "{game}, {method}");
+            assert!(
+                s.certificate.is_certified() && s.sparse.is_certified(),
+                "{game}, {method}"
+            );
+        }
+    }
+}
+
+/// Pruning drops the sequences the equilibrium does not play (a hand
+/// that does not reach the history plays none), keeps the played ones,
+/// and drops each sequence at most once.
+#[test]
+fn pruning_drops_the_unplayed_sequences_once() {
+    use super::restricted::{HandSet, RestrictedGame};
+    let game = Endgame::new(1, 1, 4, false).unwrap();
+    let mut restricted = RestrictedGame::new(game).unwrap();
+    let open = History::EMPTY;
+    restricted.include(open, Action::Bid(0), HandSet::all(4));
+    restricted.include(open, Action::Bid(3), HandSet::one(2).or(HandSet::one(3)));
+    let after = open.then(3);
+    restricted.include(after, Action::Call, HandSet::all(4));
+    assert_eq!(restricted.sequences(), 10);
+    let weights = [
+        (open, Action::Bid(0), 0u8, 1.0),
+        (open, Action::Bid(0), 1, 1.0),
+        (open, Action::Bid(0), 2, 0.5),
+        (open, Action::Bid(0), 3, 1e-9),
+        (open, Action::Bid(3), 2, 0.5),
+        (open, Action::Bid(3), 3, 1.0),
+        (after, Action::Call, 0, 0.25),
+    ];
+    let mut dropped = std::collections::HashMap::new();
+    // Bid 0 with hand 3 (weight 1e-9), the call after it with hands 1 to 3.
+    assert_eq!(restricted.prune(&weights, 1e-7, &mut dropped), 4);
+    assert_eq!(restricted.sequences(), 6);
+    assert_eq!(
+        restricted.actions(open)[0],
+        (Action::Bid(0), HandSet::all(3))
+    );
+    assert_eq!(restricted.actions(after), [(Action::Call, HandSet::one(0))]);
+    // Brought back, then not played again: kept, as dropped once before.
+    restricted.include(open, Action::Bid(0), HandSet::one(3));
+    assert_eq!(restricted.prune(&weights, 1e-7, &mut dropped), 0);
+    assert_eq!(restricted.sequences(), 7);
+    // Nothing played at all: everything never dropped goes.
+    assert_eq!(restricted.prune(&[], 1e-7, &mut dropped), 6);
+    assert_eq!(
+        restricted.actions(open),
+        [(Action::Bid(0), HandSet::one(3))]
+    );
+}
+
 /// A play mixed with a pure strategy is the mixture of the realisation
 /// plans: at the opening, half the default bid and half the pure one's;
 /// after the pure one's bid (which the play never makes), the pure one's

@@ -23,7 +23,10 @@
 //! for 10 minutes, the simplex reached 56 rounds and a bracket 0.11 wide,
 //! the interior point method without crossover 79 rounds and a bracket
 //! 0.0076 wide; on 2v2 five-sided wild 40 rounds and 0.33 against 65
-//! rounds and 0.093. The four-dice games up to four sides add two
+//! rounds and 0.093. Pruning the restricted game (`--prune true`,
+//! `LpOptions::prune`) narrowed 3v1 five-sided wild's bracket faster but
+//! did not solve the five-sided wild games clearly sooner, so it is not
+//! the build's choice (`docs/development.md`). The four-dice games up to four sides add two
 //! look-ahead steps to each round ([`SIMPLEX_LOOKAHEAD`]): on the six
 //! four-sided ones the rounds fell from 22-56 to 12-46 and the simplex
 //! iterations by a quarter in all (`docs/development.md`).
@@ -102,6 +105,9 @@ pub fn fingerprint(options: LpOptions) -> String {
     }
     if options.lookahead > 0 {
         text.push_str(&format!(", {} look-ahead steps", options.lookahead));
+    }
+    if let Some(from) = options.prune {
+        text.push_str(&format!(", pruned from {from} sequences"));
     }
     text
 }
@@ -196,6 +202,12 @@ pub struct SolveArgs {
     /// the build's choice for the game by default.
     #[arg(long)]
     pub lookahead: Option<u32>,
+    /// Prune the restricted game to the equilibrium's support whenever it
+    /// has doubled (`LpOptions::prune`, from 2,000 sequences): true or
+    /// false. Not the build's choice (false) by default; measured in
+    /// docs/development.md.
+    #[arg(long)]
+    pub prune: Option<bool>,
     /// No progress on standard error (by default a line redrawn at every
     /// round on a terminal, else a line a minute at most).
     #[arg(long, short)]
@@ -491,6 +503,9 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(steps) = args.lookahead {
         options.lookahead = steps;
     }
+    if let Some(prune) = args.prune {
+        options.prune = prune.then_some(gametab_solve::endgame::oracle::PRUNE_FROM);
+    }
     let mut watch = RoundLog::new(game, args.quiet);
     let report = solve_job_watched(
         game,
@@ -531,6 +546,14 @@ mod tests {
         let five = Endgame::new(2, 2, 5, true).unwrap();
         let (_, options) = method_and_options(five);
         assert_eq!((options.method, options.lookahead), ("ipm", 0));
+        // Pruning is a job's choice (`--prune true`), not the build's.
+        assert_eq!(options.prune, None);
+        assert_eq!(method_and_options(four).1.prune, None);
+        let pruned = LpOptions {
+            prune: Some(gametab_solve::endgame::oracle::PRUNE_FROM),
+            ..options
+        };
+        assert!(fingerprint(pruned).ends_with(", pruned from 2000 sequences"));
     }
 
     use crate::dice::endgame::round_log::LOG_EVERY;

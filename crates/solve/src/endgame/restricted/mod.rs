@@ -250,6 +250,47 @@ impl RestrictedGame {
         Ok(restricted)
     }
 
+    /// Drop the included sequences that `weights` (the restricted
+    /// equilibrium's realisation weight of each (history, action, hand)
+    /// of the tree, [`RestrictedSolution::weights`]) plays at most
+    /// `below`, except those `dropped` before, which it then holds too:
+    /// each sequence is dropped at most once, so that the double oracle
+    /// still ends. Returns the sequences dropped. Any set of included
+    /// sequences is a restricted game (the tree closes it by the
+    /// defaults), so the result is one.
+    pub fn prune(
+        &mut self,
+        weights: &[(History, Action, u8, f64)],
+        below: f64,
+        dropped: &mut HashMap<(u32, Action), HandSet>,
+    ) -> usize {
+        let mut played: HashMap<(u32, Action), HandSet> = HashMap::new();
+        for &(h, a, i, w) in weights {
+            if w > below {
+                let set = played.entry((h.0, a)).or_default();
+                *set = set.or(HandSet::one(usize::from(i)));
+            }
+        }
+        let mut removed = 0;
+        for (&h, actions) in self.included.iter_mut() {
+            for (action, set) in actions.iter_mut() {
+                let key = (h, *action);
+                let before = dropped.get(&key).copied().unwrap_or_default();
+                let keep = played.get(&key).copied().unwrap_or_default().or(before);
+                let drop = set.without(keep);
+                if !drop.is_empty() {
+                    removed += drop.len();
+                    *set = set.without(drop);
+                    dropped.insert(key, before.or(drop));
+                }
+            }
+            actions.retain(|(_, set)| !set.is_empty());
+        }
+        self.included.retain(|_, actions| !actions.is_empty());
+        self.sequences -= removed;
+        removed
+    }
+
     /// The mover's included actions at `history`.
     pub fn actions(&self, history: History) -> &[(Action, HandSet)] {
         self.included.get(&history.0).map_or(&[], Vec::as_slice)
@@ -374,6 +415,10 @@ pub struct RestrictedSolution {
     /// Time in HiGHS's solve (the rest of the round's LP time is building
     /// the tree and the LP's new rows and columns, and reading the plans).
     pub highs_time: Duration,
+    /// The realisation weight of every sequence of the tree, (history,
+    /// action, hand of the mover, weight), each hand's plan weighing 1 at
+    /// the opening: what [`RestrictedGame::prune`] keeps.
+    pub weights: Vec<(History, Action, u8, f64)>,
 }
 
 /// A player's behaviour strategy given on the nodes of the restricted tree

@@ -285,6 +285,7 @@ impl RestrictedLp {
             ExtendedPlay::default_everywhere(game, two),
         ];
         let mut weights = Vec::new();
+        let mut all_weights = Vec::new();
         for node in tree {
             let h = node.history;
             let mover = game.to_move(h);
@@ -304,7 +305,9 @@ impl RestrictedLp {
                         Player::One => self.columns.get(&key(part, i, at)).map(|&c| primal[c]),
                         Player::Two => self.rows.get(&key(part, i, at)).map(|&r| duals[r].abs()),
                     };
-                    weights.push((action, w.expect_internal("sequence of an included action")?));
+                    let w = w.expect_internal("sequence of an included action")?;
+                    weights.push((action, w));
+                    all_weights.push((h, action, i as u8, w.abs()));
                 }
                 play[mover.index()].set_from_weights(h, i, &weights);
             }
@@ -320,6 +323,7 @@ impl RestrictedLp {
             nodes: tree.len(),
             iterations: self.lp.iterations(),
             highs_time,
+            weights: all_weights,
         })
     }
 }
