@@ -42,20 +42,27 @@ fn pages() -> Vec<PathBuf> {
     pages
 }
 
-/// The `$ ` command lines of a page's ```` ```console ```` blocks.
-fn console_commands(page: &str) -> Vec<String> {
-    let mut commands = Vec::new();
-    let mut in_console = false;
+/// The lines of a page's fenced blocks of `info` (```` ```console ````,
+/// ```` ```sh ````).
+fn fenced_lines<'a>(page: &'a str, info: &'a str) -> Vec<&'a str> {
+    let mut lines = Vec::new();
+    let mut inside = false;
     for line in page.lines() {
-        if let Some(info) = line.strip_prefix("```") {
-            in_console = !in_console && info.trim() == "console";
-        } else if in_console {
-            if let Some(command) = line.strip_prefix("$ ") {
-                commands.push(command.to_string());
-            }
+        if let Some(found) = line.strip_prefix("```") {
+            inside = !inside && found.trim() == info;
+        } else if inside {
+            lines.push(line);
         }
     }
-    commands
+    lines
+}
+
+/// The `$ ` command lines of a page's ```` ```console ```` blocks.
+fn console_commands(page: &str) -> Vec<String> {
+    fenced_lines(page, "console")
+        .into_iter()
+        .filter_map(|line| line.strip_prefix("$ ").map(str::to_string))
+        .collect()
 }
 
 #[cfg(unix)]
@@ -120,19 +127,12 @@ fn every_documented_command_prints_what_its_page_shows() {
 /// The `gametab` command lines of a page's ```` ```sh ```` blocks (the
 /// ones no test can run: builds, servers), without their comments.
 fn sh_commands(page: &str) -> Vec<String> {
-    let mut commands = Vec::new();
-    let mut in_sh = false;
-    for line in page.lines() {
-        if let Some(info) = line.strip_prefix("```") {
-            in_sh = !in_sh && info.trim() == "sh";
-        } else if in_sh {
-            let line = line.split(" #").next().unwrap_or("").trim();
-            if line.starts_with("gametab ") {
-                commands.push(line.to_string());
-            }
-        }
-    }
-    commands
+    fenced_lines(page, "sh")
+        .into_iter()
+        .map(|line| line.split(" #").next().unwrap_or("").trim())
+        .filter(|line| line.starts_with("gametab "))
+        .map(str::to_string)
+        .collect()
 }
 
 /// Every flag of every `gametab` command the pages show in a ```` ```sh
