@@ -281,6 +281,70 @@ fn bad_endgame_arguments_are_named() {
     assert!(!ok && err.contains("/nonexistent"), "{err}");
 }
 
+/// A job's bad options (and bad HiGHS options for a measurement) are
+/// refused before anything is solved or written, each naming what is
+/// wrong.
+#[test]
+fn bad_job_options_are_named() {
+    let cache = tempfile::tempdir().unwrap();
+    let dir = cache.path().display().to_string();
+    let base = ["dice", "endgame", "solve", "--cache", dir.as_str()];
+    for (args, needle) in [
+        (
+            &["--dice", "2,2", "--sides", "4", "--checkpoint", "0s"][..],
+            "--checkpoint",
+        ),
+        (
+            &["--dice", "2,2", "--sides", "4", "--checkpoint", "banana"][..],
+            "not a duration",
+        ),
+        (
+            &["--dice", "2,2", "--sides", "4", "--prune", "maybe"][..],
+            "possible values: true, false",
+        ),
+    ] {
+        let mut all = base.to_vec();
+        all.extend_from_slice(args);
+        let (ok, _, err) = gametab(&all);
+        assert!(!ok, "{all:?} succeeded");
+        assert!(err.contains(needle), "{all:?}: {err}");
+        assert!(!err.contains("panicked"), "{all:?}: {err}");
+    }
+    // The measurements' HiGHS options: an option or value HiGHS does not
+    // know is named, and nothing is written.
+    for (options, needle) in [
+        ("ipx_dualize_strategy=x", "\"x\" is no value of its type"),
+        ("no_such_option=1", "\"no_such_option\" (no such option?)"),
+        ("presolve", "\"presolve\" is not option=value"),
+    ] {
+        let out = std::process::Command::new(env!("CARGO_BIN_EXE_gametab"))
+            .args(base)
+            .args(["--dice", "1,2", "--sides", "5", "--wild"])
+            .env("GAMETAB_HIGHS_OPTIONS", options)
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(!out.status.success(), "{options}");
+        assert!(err.contains(needle), "{options}: {err}");
+    }
+    let written: Vec<_> = walk(cache.path());
+    assert!(written.is_empty(), "{written:?}");
+}
+
+/// Every file under `dir`.
+fn walk(dir: &std::path::Path) -> Vec<std::path::PathBuf> {
+    let mut out = Vec::new();
+    for entry in std::fs::read_dir(dir).unwrap().flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(walk(&path));
+        } else {
+            out.push(path);
+        }
+    }
+    out
+}
+
 /// Build the endgame tables of `games` into a fresh directory with
 /// `threads` workers and the cache `cache`; the table files' bytes by
 /// name, and the summary lines.

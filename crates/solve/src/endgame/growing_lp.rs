@@ -28,6 +28,7 @@ pub struct GrowingLp {
     columns: usize,
     nonzeros: u64,
     iterations: u64,
+    ipm_iterations: u64,
 }
 
 impl std::fmt::Debug for GrowingLp {
@@ -99,15 +100,32 @@ impl GrowingLp {
             columns: 0,
             nonzeros: 0,
             iterations: 0,
+            ipm_iterations: 0,
         };
-        lp.set_bool("output_flag", false)?;
-        lp.set_bool("log_to_console", false)?;
+        // HiGHS's own log on standard error for a diagnosis
+        // (`GAMETAB_HIGHS_LOG=1`), else quiet.
+        let log = std::env::var_os(super::HIGHS_LOG_VAR).is_some();
+        lp.set_bool("output_flag", log)?;
+        lp.set_bool("log_to_console", log)?;
         lp.set_int("threads", options.threads.max(1) as i32)?;
         lp.set_string("solver", options.method)?;
         lp.set_double("primal_feasibility_tolerance", 1e-10)?;
         lp.set_double("dual_feasibility_tolerance", 1e-10)?;
         if !options.crossover {
             lp.set_string("run_crossover", "off")?;
+        }
+        // Further HiGHS options for a measurement
+        // (`GAMETAB_HIGHS_OPTIONS="ipx_dualize_strategy=1 presolve=off"`),
+        // set last, by HiGHS's own parsing of each value.
+        if let Some(extra) = std::env::var_os(super::HIGHS_OPTIONS_VAR) {
+            for pair in extra.to_string_lossy().split_whitespace() {
+                let Some((option, value)) = pair.split_once('=') else {
+                    return Err(Error::Highs(format!(
+                        "GAMETAB_HIGHS_OPTIONS: {pair:?} is not option=value"
+                    )));
+                };
+                lp.set_any(option, value)?;
+            }
         }
         // SAFETY: a live instance.
         check(
@@ -162,6 +180,34 @@ impl GrowingLp {
         )
     }
 
+    /// Set `option` from its text, parsed for the option's type.
+    fn set_any(&self, option: &str, value: &str) -> Result<()> {
+        let name = Self::name(option)?;
+        let mut kind: ffi::HighsInt = 0;
+        // SAFETY: a live instance, a NUL-terminated name, an out pointer.
+        check(
+            unsafe { ffi::Highs_getOptionType(self.ptr(), name.as_ptr(), &mut kind) },
+            &format!("looking up the HiGHS option {option:?} (no such option?)"),
+        )?;
+        let bad = || {
+            Error::Highs(format!(
+                "the HiGHS option {option}: {value:?} is no value of its type"
+            ))
+        };
+        match kind {
+            ffi::kHighsOptionTypeBool => match value {
+                "true" | "on" => self.set_bool(option, true),
+                "false" | "off" => self.set_bool(option, false),
+                _ => Err(bad()),
+            },
+            ffi::kHighsOptionTypeInt => self.set_int(option, value.parse().map_err(|_| bad())?),
+            ffi::kHighsOptionTypeDouble => {
+                self.set_double(option, value.parse().map_err(|_| bad())?)
+            }
+            _ => self.set_string(option, value).map_err(|_| bad()),
+        }
+    }
+
     /// Rows so far.
     pub fn rows(&self) -> usize {
         self.rows
@@ -175,6 +221,11 @@ impl GrowingLp {
     /// Simplex iterations of the last solve.
     pub fn iterations(&self) -> u64 {
         self.iterations
+    }
+
+    /// Interior point iterations of the last solve.
+    pub fn ipm_iterations(&self) -> u64 {
+        self.ipm_iterations
     }
 
     /// Nonzero coefficients so far.
@@ -328,14 +379,21 @@ impl GrowingLp {
         )?;
         // SAFETY: as above.
         let objective = unsafe { ffi::Highs_getObjectiveValue(self.ptr()) };
-        let mut iterations: ffi::HighsInt = 0;
-        let name = Self::name("simplex_iteration_count")?;
+        self.iterations = self.count("simplex_iteration_count")?;
+        self.ipm_iterations = self.count("ipm_iteration_count")?;
+        Ok((objective, columns, row_duals))
+    }
+
+    /// HiGHS's integer information `name` (an iteration count) of the
+    /// last solve.
+    fn count(&self, name: &str) -> Result<u64> {
+        let mut count: ffi::HighsInt = 0;
+        let key = Self::name(name)?;
         // SAFETY: a live instance, a NUL-terminated name, an out pointer.
         check(
-            unsafe { ffi::Highs_getIntInfoValue(self.ptr(), name.as_ptr(), &mut iterations) },
-            "reading the iteration count",
+            unsafe { ffi::Highs_getIntInfoValue(self.ptr(), key.as_ptr(), &mut count) },
+            "reading an iteration count",
         )?;
-        self.iterations = u64::try_from(iterations).unwrap_or(0);
-        Ok((objective, columns, row_duals))
+        Ok(u64::try_from(count).unwrap_or(0))
     }
 }

@@ -33,6 +33,18 @@ pub use certificate::Certificate;
 pub use error::{Error, Result};
 pub use lp::{LpOptions, LpSize};
 
+/// The environment variable that turns HiGHS's own log on (standard
+/// output) for every restricted LP of the double oracle: a diagnosis of
+/// where a round's time goes (presolve, interior point iterations).
+pub const HIGHS_LOG_VAR: &str = "GAMETAB_HIGHS_LOG";
+
+/// The environment variable of further HiGHS options for the double
+/// oracle's restricted LPs, `option=value` separated by spaces (for
+/// example `ipx_dualize_strategy=1`), each parsed for the option's type
+/// and refused by name when HiGHS has no such option or value: for
+/// measurements. A job or build run with it says so in its fingerprint.
+pub const HIGHS_OPTIONS_VAR: &str = "GAMETAB_HIGHS_OPTIONS";
+
 /// Most exploitability a stored game may have.
 pub const MAX_EXPLOITABILITY: f64 = 1e-9;
 

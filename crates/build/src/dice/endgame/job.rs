@@ -109,6 +109,9 @@ pub fn fingerprint(options: LpOptions) -> String {
     if let Some(from) = options.prune {
         text.push_str(&format!(", pruned from {from} sequences"));
     }
+    if let Some(extra) = std::env::var_os(gametab_solve::endgame::HIGHS_OPTIONS_VAR) {
+        text.push_str(&format!(", HiGHS options {}", extra.to_string_lossy()));
+    }
     text
 }
 

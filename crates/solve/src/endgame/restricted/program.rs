@@ -322,6 +322,7 @@ impl RestrictedLp {
             },
             nodes: tree.len(),
             iterations: self.lp.iterations(),
+            ipm_iterations: self.lp.ipm_iterations(),
             highs_time,
             weights: all_weights,
         })
