@@ -384,6 +384,57 @@ impl GrowingLp {
         Ok((objective, columns, row_duals))
     }
 
+    /// Go on by the dual simplex from a basis that a crossover finds from
+    /// the last solution (an interior point's, on the LP as it is: nothing
+    /// added since), instead of a cold start: the next [`GrowingLp::solve`]
+    /// starts from that basis. Returns whether the crossover ended with an
+    /// optimal basic solution; if not, the caller starts the simplex cold,
+    /// as it would have.
+    ///
+    /// # Errors
+    /// HiGHS refuses the options or fails in the crossover.
+    pub fn continue_by_simplex(&mut self) -> Result<bool> {
+        self.set_string("solver", "simplex")?;
+        self.set_string("run_crossover", "on")?;
+        self.crossover = true;
+        let (mut columns, mut column_duals) = (vec![0.0; self.columns], vec![0.0; self.columns]);
+        let (mut rows, mut row_duals) = (vec![0.0; self.rows], vec![0.0; self.rows]);
+        // SAFETY: the arrays have the model's column and row counts.
+        check(
+            unsafe {
+                ffi::Highs_getSolution(
+                    self.ptr(),
+                    columns.as_mut_ptr(),
+                    column_duals.as_mut_ptr(),
+                    rows.as_mut_ptr(),
+                    row_duals.as_mut_ptr(),
+                )
+            },
+            "reading the solution",
+        )?;
+        let (n, m) = (index(self.columns, "column")?, index(self.rows, "row")?);
+        // SAFETY: a live instance; the arrays have its column and row
+        // counts, as the call's lengths say.
+        check(
+            unsafe {
+                ffi::Highs_crossover(
+                    self.ptr(),
+                    n,
+                    m,
+                    columns.as_ptr(),
+                    column_duals.as_ptr(),
+                    row_duals.as_ptr(),
+                )
+            },
+            "the crossover",
+        )?;
+        // The crossover's basic solution is optimal (HiGHS's model status;
+        // its basis is what the next solve starts from), or imprecise.
+        // SAFETY: a live instance.
+        let status = unsafe { ffi::Highs_getModelStatus(self.ptr()) };
+        Ok(status == ffi::kHighsModelStatusOptimal)
+    }
+
     /// HiGHS's integer information `name` (an iteration count) of the
     /// last solve.
     fn count(&self, name: &str) -> Result<u64> {
@@ -395,5 +446,67 @@ impl GrowingLp {
             "reading an iteration count",
         )?;
         Ok(u64::try_from(count).unwrap_or(0))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `max sum x` subject to `A x <= 1`, `x >= 0`, with `A` a fixed
+    /// pseudo-random 40 x 40 matrix of entries 0 to 4 (dense enough that
+    /// presolve leaves it to the solver).
+    fn lp(options: LpOptions) -> GrowingLp {
+        let n = 40;
+        let mut lp = GrowingLp::new(options).unwrap();
+        let rows = vec![
+            NewRow {
+                bounds: (f64::NEG_INFINITY, 1.0),
+                entries: Vec::new(),
+            };
+            n
+        ];
+        lp.add_rows(&rows).unwrap();
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let columns: Vec<NewColumn> = (0..n)
+            .map(|_| NewColumn {
+                cost: 1.0,
+                bounds: (0.0, f64::INFINITY),
+                entries: (0..n)
+                    .filter_map(|row| {
+                        seed ^= seed << 13;
+                        seed ^= seed >> 7;
+                        seed ^= seed << 17;
+                        let a = (seed % 5) as f64;
+                        (a != 0.0).then_some((row, a))
+                    })
+                    .collect(),
+            })
+            .collect();
+        lp.add_columns(&columns).unwrap();
+        lp
+    }
+
+    /// The interior point's solution (without crossover) handed to the
+    /// crossover gives an optimal basis: the simplex that goes on from it
+    /// needs no iteration, where a cold simplex needs some, and all three
+    /// agree on the optimum.
+    #[test]
+    fn the_simplex_goes_on_from_the_crossovers_basis() {
+        let mut cold = lp(LpOptions::default());
+        let (optimum, _, _) = cold.solve().unwrap();
+        assert!(cold.iterations() > 0);
+        let mut interior = lp(LpOptions {
+            method: "ipm",
+            crossover: false,
+            ..LpOptions::default()
+        });
+        let (near, _, _) = interior.solve().unwrap();
+        assert!(interior.ipm_iterations() > 0);
+        assert!((near - optimum).abs() < 1e-7, "{near} {optimum}");
+        assert!(interior.continue_by_simplex().unwrap());
+        let (exact, _, _) = interior.solve().unwrap();
+        assert_eq!(interior.iterations(), 0);
+        assert!((exact - optimum).abs() < 1e-12, "{exact} {optimum}");
     }
 }

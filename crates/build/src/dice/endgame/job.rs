@@ -9,9 +9,10 @@
 //! LP for the small wild games, the double oracle with the dual simplex
 //! warm-started from the last basis for the default games and the
 //! four-dice games up to four sides, and with the interior point method
-//! without crossover (finished by the simplex) for the four-dice games of
-//! five and six sides, where the restricted LPs pass 7,000 rows. Measured by `cargo bench --bench
-//! endgame_methods` (`ENDGAME_METHODS_RUN`), one HiGHS thread, on the
+//! without crossover (finished by the simplex, from a crossover's basis)
+//! for the four-dice games of five and six sides, where the restricted LPs
+//! pass 7,000 rows. Measured by `cargo bench --bench endgame_methods`
+//! (`ENDGAME_METHODS_RUN`), one HiGHS thread, on the
 //! 2-core machine shared with other work: on the four-sided four-dice
 //! games (12 and 16 bids) the warm simplex took 4 to 24 s, the interior
 //! point method with crossover 8 to 96 s and without it 9 to 51 s, so the
@@ -101,7 +102,7 @@ pub fn fingerprint(options: LpOptions) -> String {
         options.warm_start
     );
     if !options.crossover {
-        text.push_str(", no crossover (finished by the simplex)");
+        text.push_str(", no crossover (finished by the simplex from a crossover)");
     }
     if options.lookahead > 0 {
         text.push_str(&format!(", {} look-ahead steps", options.lookahead));
@@ -166,7 +167,7 @@ pub enum JobLp {
     /// The interior point method with crossover.
     Ipm,
     /// The interior point method without crossover, finished by the
-    /// simplex.
+    /// simplex from a crossover's basis.
     IpmNoCrossover,
 }
 

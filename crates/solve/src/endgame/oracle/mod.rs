@@ -214,8 +214,13 @@ pub fn solve_double_oracle(
 /// ([`LpOptions::crossover`] false) each restricted LP is solved only to
 /// HiGHS's tolerance, so its best responses gain a little without
 /// bringing a new sequence; the first round that brings none switches to
-/// the dual simplex (a cold start on the same restricted game) for the
-/// rounds left, so that the last LP is exact.
+/// the dual simplex for the rounds left, so that the last LP is exact. The
+/// simplex starts from the basis a crossover finds from that round's
+/// interior point solution (the restricted LP unchanged): measured on 2v2
+/// six-sided wild at 218,630 rows, a crossover of 12,717 iterations where
+/// a cold start took 263,654 simplex iterations (`docs/development.md`);
+/// where the crossover ends short of an optimal basis, the simplex starts
+/// cold, as it did before.
 ///
 /// # Errors
 /// HiGHS fails on a restricted LP, or the rounds exceed [`MAX_ROUNDS`].
@@ -356,14 +361,30 @@ pub fn solve_double_oracle_watched(
         }
         on_round(&state, &restricted);
         if added == 0 && !options.crossover && options.method == "ipm" {
-            // The interior point's rounds are over: finish exactly.
+            // The interior point's rounds are over: finish exactly, by the
+            // simplex from the crossover's basis.
             options = LpOptions {
                 method: "simplex",
                 crossover: true,
                 prune: None,
                 ..options
             };
-            lp = RestrictedLp::new(options)?;
+            let start = Instant::now();
+            let basis = lp.continue_by_simplex(options)?;
+            lp_time += start.elapsed();
+            highs_time += start.elapsed();
+            if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
+                eprintln!(
+                    "{game} round {rounds}: crossover {} in {:.3} s, the simplex goes on {}",
+                    if basis {
+                        "found a basis"
+                    } else {
+                        "found no basis"
+                    },
+                    start.elapsed().as_secs_f64(),
+                    if basis { "from it" } else { "cold" }
+                );
+            }
             continue;
         }
         if added == 0 {

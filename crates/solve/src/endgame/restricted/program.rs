@@ -89,6 +89,23 @@ impl RestrictedLp {
         Ok(())
     }
 
+    /// Go on by the dual simplex (`options`, the simplex's) from a basis
+    /// a crossover finds from the last interior point solution, the LP
+    /// unchanged since ([`GrowingLp::continue_by_simplex`]); where the
+    /// crossover ends without a basis, from a fresh LP, as before. Returns
+    /// whether the basis was found.
+    ///
+    /// # Errors
+    /// As [`RestrictedLp::new`], or HiGHS fails in the crossover.
+    pub fn continue_by_simplex(&mut self, options: super::super::LpOptions) -> Result<bool> {
+        self.options = options;
+        if self.lp.continue_by_simplex()? {
+            return Ok(true);
+        }
+        self.reset()?;
+        Ok(false)
+    }
+
     fn row(
         &mut self,
         part: Part,
