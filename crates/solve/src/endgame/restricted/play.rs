@@ -94,12 +94,13 @@ impl ExtendedPlay {
     /// This play mixed with pure strategies of the same player: in
     /// realisation-plan terms `x + weight * (r_1 + ... + r_k)`, normalised,
     /// where `x` is this play's plan and `r_t` the plan of `pures[t]`, the
-    /// (history, action, hands) a best response plays ([`super::oracle::Response`])
-    /// and the default ([`default_action`]) wherever it gives nothing. Given
+    /// (history, action, hands) a best response plays
+    /// ([`crate::endgame::oracle::Response`]) and the default ([`default_action`]) wherever it gives nothing. Given
     /// as behaviour (Kuhn): at each history where this play or a pure one
     /// acts, each hand's action weights are the mixture's realisation
     /// weights of the history's sequences. The double oracle's look-ahead
-    /// best-responds to it ([`LpOptions::lookahead`](super::LpOptions)).
+    /// best-responds to it
+    /// ([`LpOptions::lookahead`](crate::endgame::LpOptions::lookahead)).
     pub fn mixed(
         &self,
         game: Endgame,
