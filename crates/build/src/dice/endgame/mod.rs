@@ -15,4 +15,5 @@ pub mod game_rows;
 pub mod job;
 pub mod round_log;
 pub mod rows;
+mod sparse_game;
 pub mod values;
