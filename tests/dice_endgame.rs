@@ -213,6 +213,16 @@ fn the_command_prints_value_moves_and_posterior() {
     assert_eq!(doc["point"], serde_json::to_value(&point).unwrap());
 }
 
+/// `gametab base.. args..` fails, naming `needle`, without a panic.
+fn assert_refused(base: &[&str], args: &[&str], needle: &str) {
+    let mut all = base.to_vec();
+    all.extend_from_slice(args);
+    let (ok, _, err) = gametab(&all);
+    assert!(!ok, "{all:?} succeeded");
+    assert!(err.contains(needle), "{all:?}: {err}");
+    assert!(!err.contains("panicked"), "{all:?}: {err}");
+}
+
 #[test]
 fn bad_endgame_arguments_are_named() {
     let dir = common::built_tables().display().to_string();
@@ -263,12 +273,7 @@ fn bad_endgame_arguments_are_named() {
             "unexpected argument",
         ),
     ] {
-        let mut all = base.to_vec();
-        all.extend_from_slice(args);
-        let (ok, _, err) = gametab(&all);
-        assert!(!ok, "{all:?} succeeded");
-        assert!(err.contains(needle), "{all:?}: {err}");
-        assert!(!err.contains("panicked"), "{all:?}: {err}");
+        assert_refused(&base, args, needle);
     }
     let (ok, _, err) = gametab(&[
         "dice",
@@ -303,12 +308,7 @@ fn bad_job_options_are_named() {
             "possible values: true, false",
         ),
     ] {
-        let mut all = base.to_vec();
-        all.extend_from_slice(args);
-        let (ok, _, err) = gametab(&all);
-        assert!(!ok, "{all:?} succeeded");
-        assert!(err.contains(needle), "{all:?}: {err}");
-        assert!(!err.contains("panicked"), "{all:?}: {err}");
+        assert_refused(&base, args, needle);
     }
     // The measurements' HiGHS options: an option or value HiGHS does not
     // know is named, and nothing is written.

@@ -362,21 +362,7 @@ impl GrowingLp {
                 "the restricted LP ended with HiGHS model status {status}, not optimal"
             )));
         }
-        let (mut columns, mut column_duals) = (vec![0.0; self.columns], vec![0.0; self.columns]);
-        let (mut rows, mut row_duals) = (vec![0.0; self.rows], vec![0.0; self.rows]);
-        // SAFETY: the arrays have the model's column and row counts.
-        check(
-            unsafe {
-                ffi::Highs_getSolution(
-                    self.ptr(),
-                    columns.as_mut_ptr(),
-                    column_duals.as_mut_ptr(),
-                    rows.as_mut_ptr(),
-                    row_duals.as_mut_ptr(),
-                )
-            },
-            "reading the solution",
-        )?;
+        let [columns, _, row_duals] = self.solution()?;
         // SAFETY: as above.
         let objective = unsafe { ffi::Highs_getObjectiveValue(self.ptr()) };
         self.iterations = self.count("simplex_iteration_count")?;
@@ -397,21 +383,7 @@ impl GrowingLp {
         self.set_string("solver", "simplex")?;
         self.set_string("run_crossover", "on")?;
         self.crossover = true;
-        let (mut columns, mut column_duals) = (vec![0.0; self.columns], vec![0.0; self.columns]);
-        let (mut rows, mut row_duals) = (vec![0.0; self.rows], vec![0.0; self.rows]);
-        // SAFETY: the arrays have the model's column and row counts.
-        check(
-            unsafe {
-                ffi::Highs_getSolution(
-                    self.ptr(),
-                    columns.as_mut_ptr(),
-                    column_duals.as_mut_ptr(),
-                    rows.as_mut_ptr(),
-                    row_duals.as_mut_ptr(),
-                )
-            },
-            "reading the solution",
-        )?;
+        let [columns, column_duals, row_duals] = self.solution()?;
         let (n, m) = (index(self.columns, "column")?, index(self.rows, "row")?);
         // SAFETY: a live instance; the arrays have its column and row
         // counts, as the call's lengths say.
@@ -433,6 +405,26 @@ impl GrowingLp {
         // SAFETY: a live instance.
         let status = unsafe { ffi::Highs_getModelStatus(self.ptr()) };
         Ok(status == ffi::kHighsModelStatusOptimal)
+    }
+
+    /// The last solution: column values, column duals and row duals.
+    fn solution(&self) -> Result<[Vec<f64>; 3]> {
+        let (mut columns, mut column_duals) = (vec![0.0; self.columns], vec![0.0; self.columns]);
+        let (mut rows, mut row_duals) = (vec![0.0; self.rows], vec![0.0; self.rows]);
+        // SAFETY: the arrays have the model's column and row counts.
+        check(
+            unsafe {
+                ffi::Highs_getSolution(
+                    self.ptr(),
+                    columns.as_mut_ptr(),
+                    column_duals.as_mut_ptr(),
+                    rows.as_mut_ptr(),
+                    row_duals.as_mut_ptr(),
+                )
+            },
+            "reading the solution",
+        )?;
+        Ok([columns, column_duals, row_duals])
     }
 
     /// HiGHS's integer information `name` (an iteration count) of the
