@@ -3,7 +3,7 @@
 //! [`PostBody`] is the extractor of every POST handler. It refuses a body
 //! whose declared `Content-Length` is over `--max-body` from the header
 //! alone, at once (the answer says `connection: close`; the connection then
-//! drains what the client still sends for a moment, see `conn.rs`, so the
+//! drains what the client still sends for a moment, see `conn/`, so the
 //! client reads the 413 instead of a reset). Otherwise it reads the body
 //! with the limit (a chunked body over it is a 413 too) and within the
 //! header timeout (a slow body is a 408), and it marks the connection

@@ -29,6 +29,7 @@ pub struct GrowingLp {
     nonzeros: u64,
     iterations: u64,
     ipm_iterations: u64,
+    solves: u64,
 }
 
 impl std::fmt::Debug for GrowingLp {
@@ -101,6 +102,7 @@ impl GrowingLp {
             nonzeros: 0,
             iterations: 0,
             ipm_iterations: 0,
+            solves: 0,
         };
         // HiGHS's own log on standard error for a diagnosis
         // (`GAMETAB_HIGHS_LOG=1`), else quiet.
@@ -342,6 +344,10 @@ impl GrowingLp {
     /// # Errors
     /// HiGHS fails or ends with any status but optimal.
     pub fn solve(&mut self) -> Result<(f64, Vec<f64>, Vec<f64>)> {
+        self.solves += 1;
+        if let Some(dir) = std::env::var_os(super::HIGHS_WRITE_MODEL_VAR) {
+            self.write_model(&std::path::Path::new(&dir).join(format!("lp-{}.mps", self.solves)))?;
+        }
         // SAFETY: a live instance.
         check(unsafe { ffi::Highs_run(self.ptr()) }, "solving")?;
         // SAFETY: as above.
@@ -405,6 +411,30 @@ impl GrowingLp {
         // SAFETY: a live instance.
         let status = unsafe { ffi::Highs_getModelStatus(self.ptr()) };
         Ok(status == ffi::kHighsModelStatusOptimal)
+    }
+
+    /// Write the LP as it is to `path`, in the format its extension names
+    /// (HiGHS's `Highs_writeModel`: `.mps` or `.lp`).
+    ///
+    /// # Errors
+    /// The path is no UTF-8 text or HiGHS cannot write it.
+    pub fn write_model(&self, path: &std::path::Path) -> Result<()> {
+        let refused = |why: &str| {
+            Error::Highs(format!(
+                "{}: could not write the restricted LP to {} ({why}; name an existing, writable directory)",
+                super::HIGHS_WRITE_MODEL_VAR,
+                path.display()
+            ))
+        };
+        let text = path.to_str().ok_or_else(|| refused("not UTF-8"))?;
+        let name = CString::new(text).map_err(|_| refused("a NUL byte"))?;
+        // SAFETY: a live instance and a NUL-terminated path. (HiGHS warns,
+        // and still writes, when the model has no row or column names.)
+        let status = unsafe { ffi::Highs_writeModel(self.ptr(), name.as_ptr()) };
+        if status == ffi::kHighsStatusError || !path.is_file() {
+            return Err(refused("HiGHS could not write it"));
+        }
+        Ok(())
     }
 
     /// The last solution: column values, column duals and row duals.
@@ -500,5 +530,39 @@ mod tests {
         let (exact, _, _) = interior.solve().unwrap();
         assert_eq!(interior.iterations(), 0);
         assert!((exact - optimum).abs() < 1e-12, "{exact} {optimum}");
+    }
+
+    /// The LP written as MPS reads back into a fresh HiGHS instance with
+    /// the same optimum; a directory that does not exist is refused by
+    /// name, with the variable that names it.
+    #[test]
+    fn the_written_model_solves_to_the_same_optimum() {
+        let mut lp = lp(LpOptions::default());
+        let (optimum, _, _) = lp.solve().unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("lp-1.mps");
+        lp.write_model(&path).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(text.contains("ROWS") && text.contains("COLUMNS"), "{text}");
+        let copy = GrowingLp::new(LpOptions::default()).unwrap();
+        let name = CString::new(path.to_str().unwrap()).unwrap();
+        // SAFETY: a live instance and a NUL-terminated path.
+        let read = unsafe { ffi::Highs_readModel(copy.ptr(), name.as_ptr()) };
+        assert_eq!(read, ffi::kHighsStatusOk);
+        // SAFETY: a live instance.
+        assert_ne!(
+            unsafe { ffi::Highs_run(copy.ptr()) },
+            ffi::kHighsStatusError
+        );
+        // SAFETY: a live instance.
+        let again = unsafe { ffi::Highs_getObjectiveValue(copy.ptr()) };
+        assert!((again - optimum).abs() < 1e-9, "{again} {optimum}");
+        let missing = dir.path().join("no such directory").join("lp-1.mps");
+        let error = lp.write_model(&missing).unwrap_err().to_string();
+        assert!(
+            error.contains(crate::endgame::HIGHS_WRITE_MODEL_VAR)
+                && error.contains("no such directory"),
+            "{error}"
+        );
     }
 }

@@ -45,6 +45,13 @@ pub const HIGHS_LOG_VAR: &str = "GAMETAB_HIGHS_LOG";
 /// measurements. A job or build run with it says so in its fingerprint.
 pub const HIGHS_OPTIONS_VAR: &str = "GAMETAB_HIGHS_OPTIONS";
 
+/// The environment variable naming a directory to write every restricted
+/// LP of the double oracle into, as HiGHS writes a model
+/// (`lp-<n>.mps`, `n` counting the solves of one oracle run from 1), just
+/// before it is solved: for reproducing a solve with HiGHS's own command
+/// line tool, or with another solver, outside gametab.
+pub const HIGHS_WRITE_MODEL_VAR: &str = "GAMETAB_HIGHS_WRITE_MODEL";
+
 /// Most exploitability a stored game may have.
 pub const MAX_EXPLOITABILITY: f64 = 1e-9;
 
