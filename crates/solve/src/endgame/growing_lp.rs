@@ -17,13 +17,19 @@ use std::ptr::NonNull;
 use super::error::{Error, Result};
 use highs_sys as ffi;
 
+use super::lp::{HIPO_SYSTEM, IPM_ROUND_TOLERANCE, ORACLE_IPM_SOLVER};
 use super::LpOptions;
+
+/// Primal and dual feasibility tolerance of every solve but the interior
+/// point's rounds without crossover ([`IPM_ROUND_TOLERANCE`]).
+const EXACT_TOLERANCE: f64 = 1e-10;
 
 /// A maximisation LP in a HiGHS instance that rows and columns are added to
 /// between solves.
 pub struct GrowingLp {
     highs: NonNull<c_void>,
     crossover: bool,
+    hipo: bool,
     rows: usize,
     columns: usize,
     nonzeros: u64,
@@ -85,7 +91,9 @@ fn index(i: usize, what: &str) -> Result<ffi::HighsInt> {
 impl GrowingLp {
     /// An empty maximisation LP with `options`' method and threads, quiet,
     /// primal and dual feasibility tolerances 1e-10 (as
-    /// [`super::lp::run_highs`]).
+    /// [`super::lp::run_highs`]); `ipm` is HiPO ([`ORACLE_IPM_SOLVER`],
+    /// [`HIPO_SYSTEM`]), its rounds without crossover to
+    /// [`IPM_ROUND_TOLERANCE`].
     ///
     /// # Errors
     /// HiGHS cannot be created or refuses an option.
@@ -97,6 +105,7 @@ impl GrowingLp {
         let lp = GrowingLp {
             highs,
             crossover: options.crossover,
+            hipo: options.method == "ipm",
             rows: 0,
             columns: 0,
             nonzeros: 0,
@@ -110,9 +119,25 @@ impl GrowingLp {
         lp.set_bool("output_flag", log)?;
         lp.set_bool("log_to_console", log)?;
         lp.set_int("threads", options.threads.max(1) as i32)?;
-        lp.set_string("solver", options.method)?;
-        lp.set_double("primal_feasibility_tolerance", 1e-10)?;
-        lp.set_double("dual_feasibility_tolerance", 1e-10)?;
+        let ipm = options.method == "ipm";
+        let solver = if ipm {
+            ORACLE_IPM_SOLVER
+        } else {
+            options.method
+        };
+        lp.set_string("solver", solver).map_err(|_| {
+            Error::Highs(format!(
+                "HiGHS refused the solver {solver:?} (a HiGHS built without HiPO? gametab-solve turns on highs-sys's `hipo` feature)"
+            ))
+        })?;
+        if ipm {
+            lp.set_string("hipo_system", HIPO_SYSTEM)?;
+        }
+        lp.set_tolerance(if ipm && !options.crossover {
+            IPM_ROUND_TOLERANCE
+        } else {
+            EXACT_TOLERANCE
+        })?;
         if !options.crossover {
             lp.set_string("run_crossover", "off")?;
         }
@@ -171,6 +196,11 @@ impl GrowingLp {
             unsafe { ffi::Highs_setDoubleOptionValue(self.ptr(), name.as_ptr(), value) },
             option,
         )
+    }
+
+    fn set_tolerance(&self, tolerance: f64) -> Result<()> {
+        self.set_double("primal_feasibility_tolerance", tolerance)?;
+        self.set_double("dual_feasibility_tolerance", tolerance)
     }
 
     fn set_string(&self, option: &str, value: &str) -> Result<()> {
@@ -349,9 +379,23 @@ impl GrowingLp {
             self.write_model(&std::path::Path::new(&dir).join(format!("lp-{}.mps", self.solves)))?;
         }
         // SAFETY: a live instance.
-        check(unsafe { ffi::Highs_run(self.ptr()) }, "solving")?;
+        let ran = check(unsafe { ffi::Highs_run(self.ptr()) }, "solving");
         // SAFETY: as above.
         let mut status = unsafe { ffi::Highs_getModelStatus(self.ptr()) };
+        if self.hipo && (ran.is_err() || status != ffi::kHighsModelStatusOptimal) {
+            // HiPO failed (on some small LPs it reports a NaN as an
+            // internal error, where HiGHS does not fall back by itself):
+            // this solve again by IPX, the interior point solver before it.
+            self.set_string("solver", "ipx")?;
+            // SAFETY: as above.
+            let again = check(unsafe { ffi::Highs_run(self.ptr()) }, "solving");
+            self.set_string("solver", ORACLE_IPM_SOLVER)?;
+            again?;
+            // SAFETY: as above.
+            status = unsafe { ffi::Highs_getModelStatus(self.ptr()) };
+        } else {
+            ran?;
+        }
         if status != ffi::kHighsModelStatusOptimal && !self.crossover {
             // The interior point stopped short of its tolerance (HiGHS's
             // status unknown): this solve again with the crossover.
@@ -388,6 +432,8 @@ impl GrowingLp {
     pub fn continue_by_simplex(&mut self) -> Result<bool> {
         self.set_string("solver", "simplex")?;
         self.set_string("run_crossover", "on")?;
+        self.set_tolerance(EXACT_TOLERANCE)?;
+        self.hipo = false;
         self.crossover = true;
         let [columns, column_duals, row_duals] = self.solution()?;
         let (n, m) = (index(self.columns, "column")?, index(self.rows, "row")?);

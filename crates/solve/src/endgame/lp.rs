@@ -32,12 +32,39 @@ use highs::{ColProblem, HighsModelStatus, Model, Row, Sense, SolvedModel};
 
 use gametab_games::dice::endgame::{Action, Endgame, Hands, History, Player, Strategy};
 
+/// HiGHS's interior point solver for the double oracle's restricted LPs
+/// ([`LpOptions::method`] `ipm`, [`super::growing_lp`]): HiPO, HiGHS's
+/// newer interior point method, with a direct factorisation of its Newton
+/// system. Measured on 2v2 six-sided wild's restricted LP (235,715 x
+/// 228,122, one thread, `docs/development.md`): 86 s against 235 s for
+/// IPX, HiGHS's older interior point solver (which `ipm` meant before
+/// HiPO was built in), the same optimum to its tolerance. The full LP
+/// ([`run_highs`]) keeps IPX.
+pub const ORACLE_IPM_SOLVER: &str = "hipo";
+
+/// HiPO's Newton system for the restricted LPs: the augmented system.
+/// HiGHS's own choice on those LPs, the normal equations, stalled at a
+/// primal infeasibility of 7e-8 and restarted with IPX (178 s in all);
+/// the augmented system took 86 s.
+pub const HIPO_SYSTEM: &str = "augmented";
+
+/// Primal and dual feasibility tolerance of the double oracle's interior
+/// point rounds without crossover ([`LpOptions::crossover`] false): HiPO
+/// stagnates at about 1e-6 of relative residual on the six-sided wild
+/// games' restricted LPs, which HiGHS's 1e-10 (every other solve's)
+/// declares unknown. Those rounds only choose the best responses' targets
+/// (the brackets come from the best responses, which hold for any
+/// strategy); the finish by the simplex solves to 1e-10 again.
+pub const IPM_ROUND_TOLERANCE: f64 = 1e-7;
+
 /// What HiGHS is asked to do.
 #[derive(Debug, Clone, Copy)]
 pub struct LpOptions {
     /// Threads HiGHS may use.
     pub threads: u32,
-    /// HiGHS's `solver` option: `simplex`, `ipm` or `choose`.
+    /// HiGHS's `solver` option: `simplex`, `ipm` or `choose`; `ipm` is
+    /// IPX for the full LP and HiPO ([`ORACLE_IPM_SOLVER`]) for the double
+    /// oracle's restricted LPs.
     pub method: &'static str,
     /// The double oracle re-solves its growing restricted LP from the last
     /// basis (else it solves each round's LP afresh).
@@ -169,7 +196,14 @@ pub fn run_highs(problem: ColProblem, game: Endgame, options: LpOptions) -> Resu
     model.make_quiet();
     model.set_sense(Sense::Maximise);
     model.set_threads(NonZeroU32::new(options.threads.max(1)).unwrap_or(NonZeroU32::MIN));
-    model.set_option("solver", options.method);
+    // `ipm` is IPX here, as it was before HiPO was built in: HiGHS would
+    // choose HiPO now.
+    let solver = if options.method == "ipm" {
+        "ipx"
+    } else {
+        options.method
+    };
+    model.set_option("solver", solver);
     model.set_option("primal_feasibility_tolerance", 1e-10);
     model.set_option("dual_feasibility_tolerance", 1e-10);
     if !options.crossover {

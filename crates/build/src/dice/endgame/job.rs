@@ -101,8 +101,18 @@ pub fn fingerprint(options: LpOptions) -> String {
         gametab_solve::endgame::oracle::IMPROVEMENT,
         options.warm_start
     );
+    if options.method == "ipm" {
+        text.push_str(&format!(
+            ", the double oracle's interior point by HiGHS's {} ({} system)",
+            gametab_solve::endgame::lp::ORACLE_IPM_SOLVER,
+            gametab_solve::endgame::lp::HIPO_SYSTEM
+        ));
+    }
     if !options.crossover {
-        text.push_str(", no crossover (finished by the simplex from a crossover)");
+        text.push_str(&format!(
+            ", no crossover (rounds to {:e}, finished by the simplex from a crossover)",
+            gametab_solve::endgame::lp::IPM_ROUND_TOLERANCE
+        ));
     }
     if options.lookahead > 0 {
         text.push_str(&format!(", {} look-ahead steps", options.lookahead));
