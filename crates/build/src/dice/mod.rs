@@ -60,6 +60,13 @@ pub const GAME: GameBuild = GameBuild {
                      gametab dice endgame solve --dice 2,2 --sides 5 --wild --budget 10m\n  \
                      gametab dice endgame solve --dice 3,1 --sides 6 --cache /shared/cache",
                 ))
+                .subcommand(command_of::<endgame::status::StatusArgs>(
+                    "status",
+                    "Where every job file in the cache stands (solved games certified again); solves nothing",
+                    "Examples:\n  \
+                     gametab dice endgame status\n  \
+                     gametab dice endgame status --cache /shared/cache",
+                ))
                 .subcommand_negates_reqs(true)
                 .args_conflicts_with_subcommands(true),
             )
@@ -69,6 +76,7 @@ pub const GAME: GameBuild = GameBuild {
         run: |m, out| match m.subcommand() {
             Some(("endgame", sub)) => match sub.subcommand() {
                 Some(("solve", job)) => endgame::job::run(parse(job)?, out),
+                Some(("status", jobs)) => endgame::status::run(parse(jobs)?, out),
                 _ => Ok(gametab_answers::dice::endgame::run(parse(sub)?, out)?),
             },
             _ => Ok(gametab_answers::dice::bid::run(parse(m)?, &mut { out })?),

@@ -95,7 +95,7 @@ fn frontier_game(
         None => {
             let began = Instant::now();
             let state = gametab_solve::endgame::job::run(game, method, options, budget, None)?;
-            let line = job::describe(game, &state, began.elapsed().as_secs_f64());
+            let line = job::describe(game, &state, Some(began.elapsed().as_secs_f64()));
             (state, line, false)
         }
     };
@@ -347,7 +347,7 @@ fn other_jobs(dir: &Path, games: &[Endgame]) -> Vec<String> {
                     ),
                     Err(e) => format!("warning: job {} refused: {}", path.display(), chain(&e)),
                 },
-                JobState::Partial(_) => job::describe(game, &file.state, 0.0),
+                JobState::Partial(_) => job::describe(game, &file.state, None),
             },
             Ok(None) => continue,
             Err(e) => format!("warning: job {} unreadable: {}", path.display(), chain(&e)),

@@ -259,8 +259,9 @@ pub struct JobReport {
     pub line: String,
 }
 
-/// A one-line description of a job state.
-pub fn describe(game: Endgame, state: &JobState, seconds: f64) -> String {
+/// A one-line description of a job state; `seconds`, the time a solve
+/// just took (none for a game read from its job file).
+pub fn describe(game: Endgame, state: &JobState, seconds: Option<f64>) -> String {
     match state {
         JobState::Solved(g) => {
             let exact = gametab_solve::endgame::exact_value(
@@ -271,7 +272,7 @@ pub fn describe(game: Endgame, state: &JobState, seconds: f64) -> String {
                 },
             );
             format!(
-                "{game}: solved, value {} ({}), certified on its support to {:.1e} (bracket [{:.16}, {:.16}]), {} ({} LPs), last LP {} x {} ({} nonzeros), {seconds:.1} s",
+                "{game}: solved, value {} ({}), certified on its support to {:.1e} (bracket [{:.16}, {:.16}]), {} ({} LPs), last LP {} x {} ({} nonzeros){}",
                 exact.map_or_else(|| format!("{:.16}", g.value), |f| f.to_string()),
                 if exact.is_some() { "exact" } else { "no fraction inside the bracket" },
                 g.certificate.0 - g.certificate.1,
@@ -282,6 +283,7 @@ pub fn describe(game: Endgame, state: &JobState, seconds: f64) -> String {
                 g.size.0,
                 g.size.1,
                 g.size.2,
+                seconds.map_or_else(String::new, |s| format!(", {s:.1} s")),
             )
         }
         JobState::Partial(p) => format!(
@@ -305,7 +307,7 @@ pub fn describe(game: Endgame, state: &JobState, seconds: f64) -> String {
 pub const CHECKPOINT_EVERY: Duration = Duration::from_secs(600);
 
 /// What a job finds in its job file before it solves anything.
-enum Found {
+pub(super) enum Found {
     /// The solved game, certified again: the job's report.
     Solved(JobReport),
     /// A restricted game to resume from, or nothing; a warning for the
@@ -316,7 +318,7 @@ enum Found {
 /// Read `game`'s job file at `path` (`print`: this solver's fingerprint).
 /// A file that cannot be read, is damaged or holds another game is set
 /// aside with a warning, as is a solved game that does not certify again.
-fn find(game: Endgame, path: &Path, print: &str) -> Found {
+pub(super) fn find(game: Endgame, path: &Path, print: &str) -> Found {
     let previous = match job::load(path).map(|file| {
         file.map(|f| job::check_game(&f.state, game).map(|()| f))
             .transpose()
@@ -343,7 +345,7 @@ fn find(game: Endgame, path: &Path, print: &str) -> Found {
         JobState::Solved(g) => match g.restore_sparse() {
             Ok(_) => {
                 let state = JobState::Solved(g);
-                let line = describe(game, &state, 0.0);
+                let line = describe(game, &state, None);
                 Found::Solved(JobReport {
                     state,
                     found: true,
@@ -457,7 +459,7 @@ pub fn solve_job_watched(
         1 => ", 1 checkpoint".to_owned(),
         n => format!(", {n} checkpoints"),
     };
-    let line = describe(game, &file.state, start.elapsed().as_secs_f64());
+    let line = describe(game, &file.state, Some(start.elapsed().as_secs_f64()));
     Ok(JobReport {
         state: file.state,
         found: false,
@@ -475,7 +477,7 @@ pub fn read_job(game: Endgame, dir: &Path, options: LpOptions) -> (Option<JobSta
         Found::Solved(report) => (Some(report.state), report.line),
         Found::Resume(Some(p), warning) => {
             let state = JobState::Partial(p);
-            let line = describe(game, &state, 0.0);
+            let line = describe(game, &state, None);
             (
                 Some(state),
                 format!(

@@ -1,6 +1,7 @@
 //! The two-player Liar's Dice endgame in a build: the games solved and the
 //! cache round trip ([`build`]), one game solved as a job of its own
-//! ([`job`], `gametab dice endgame solve`, its progress [`round_log`]) and
+//! ([`job`], `gametab dice endgame solve`, its progress [`round_log`];
+//! where every job stands: [`status`], `gametab dice endgame status`) and
 //! the three tables ([`rows`]; one game's rows alone, for `gametab
 //! verify`: [`game_rows`]; the values table: [`values`]).
 //! `gametab dice endgame` is `gametab_answers::dice::endgame`, the lists of
@@ -16,4 +17,5 @@ pub mod job;
 pub mod round_log;
 pub mod rows;
 mod sparse_game;
+pub mod status;
 pub mod values;
