@@ -3,14 +3,18 @@
 //! rejects, or a failing build, leaves the current and previous sets
 //! byte-identical and exits non-zero; a set that passes becomes current
 //! with the README carried over and the old set kept in `tables.prev/`; a
-//! run killed between its two publishing renames is repaired by the next.
+//! run killed between its two publishing renames is repaired by the next;
+//! the build's cache is under the root, and a frontier build starts from
+//! the job files kept in the repository (`data/dice_endgame/`) without
+//! replacing the cache's own.
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
 /// The stand-in binary: `build` writes a two-file set (or fails with
-/// `FAKE_BUILD=fail`); `verify` is the real one unless `FAKE_VERIFY=ok`.
+/// `FAKE_BUILD=fail`), and with `FAKE_RECORD=FILE` writes its arguments
+/// there, one per line; `verify` is the real one unless `FAKE_VERIFY=ok`.
 const FAKE_GAMETAB: &str = r#"#!/usr/bin/env bash
 set -euo pipefail
 command="$1"
@@ -18,6 +22,7 @@ shift
 case "$command" in
   build)
     if [ "${FAKE_BUILD:-}" = fail ]; then echo "fake build failure" >&2; exit 1; fi
+    if [ -n "${FAKE_RECORD:-}" ]; then printf '%s\n' "$@" >"$FAKE_RECORD"; fi
     out=""
     while [ $# -gt 0 ]; do
       case "$1" in --out) out="$2"; shift 2 ;; *) shift ;; esac
@@ -170,6 +175,134 @@ fn a_verified_set_becomes_current_and_the_old_one_previous() {
     );
     assert!(!root.path.join(".nightly").exists());
     assert!(log_of(&root).contains("step publish: ok"));
+}
+
+/// The lines `FAKE_RECORD` got: the build's arguments.
+fn recorded(path: &Path) -> Vec<String> {
+    std::fs::read_to_string(path)
+        .unwrap()
+        .lines()
+        .map(str::to_owned)
+        .collect()
+}
+
+#[test]
+fn the_build_caches_under_the_root_wherever_the_script_runs() {
+    let root = root();
+    let record = root.path.with_file_name("args");
+    let elsewhere = tempfile::tempdir().unwrap();
+    let out = Command::new("bash")
+        .arg(Path::new(env!("CARGO_MANIFEST_DIR")).join("scripts/nightly"))
+        .current_dir(elsewhere.path())
+        .env("GAMETAB_BIN", &root.fake)
+        .env("GAMETAB_ROOT", &root.path)
+        .env("FAKE_VERIFY", "ok")
+        .env("FAKE_RECORD", &record)
+        .output()
+        .unwrap();
+    assert!(out.status.success(), "{out:?}\n{}", log_of(&root));
+    let cache = root.path.join(".gametab-cache/murder_plan_games.bin");
+    let args = recorded(&record);
+    let at = args.iter().position(|a| a == "--cache").expect("--cache");
+    assert_eq!(args[at + 1], cache.to_str().unwrap(), "{args:?}");
+    // No frontier, so no job files copied.
+    assert!(!log_of(&root).contains("step seed"));
+    assert!(!root.path.join(".gametab-cache").exists());
+}
+
+#[test]
+fn a_frontier_build_goes_on_from_the_repository_job_files() {
+    let kept = Path::new(env!("CARGO_MANIFEST_DIR")).join("data/dice_endgame");
+    let mut names: Vec<_> = std::fs::read_dir(&kept)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().into_string().unwrap())
+        .filter(|n| n.ends_with(".bin"))
+        .collect();
+    names.sort();
+    assert!(names.len() >= 2, "{names:?}");
+    let first = root();
+    let record = first.path.with_file_name("args");
+    // The cache holds the first game already (further along, say): kept.
+    let jobs = first.path.join(".gametab-cache/dice_endgame");
+    std::fs::create_dir_all(&jobs).unwrap();
+    std::fs::write(jobs.join(&names[0]), "the cache's own").unwrap();
+    let record_arg = record.to_str().unwrap();
+    let out = nightly(
+        &first,
+        &[
+            ("FAKE_VERIFY", "ok"),
+            ("FAKE_RECORD", record_arg),
+            ("GAMETAB_BUILD_ARGS", "--endgame-frontier --budget 1s"),
+        ],
+    );
+    let log = log_of(&first);
+    assert!(out.status.success(), "{out:?}\n{log}");
+    assert!(
+        log.contains("step seed: ok") && log.contains("kept "),
+        "{log}"
+    );
+    assert_eq!(
+        std::fs::read(jobs.join(&names[0])).unwrap(),
+        b"the cache's own"
+    );
+    for name in &names[1..] {
+        assert_eq!(
+            std::fs::read(jobs.join(name)).unwrap(),
+            std::fs::read(kept.join(name)).unwrap(),
+            "{name}"
+        );
+    }
+    let args = recorded(&record);
+    assert!(args.ends_with(&[
+        "--cache".into(),
+        first
+            .path
+            .join(".gametab-cache/murder_plan_games.bin")
+            .to_str()
+            .unwrap()
+            .into(),
+        "--endgame-frontier".into(),
+        "--budget".into(),
+        "1s".into(),
+    ]));
+
+    // A cache of the caller's choosing gets the job files beside it, and
+    // the script adds no --cache of its own; --no-cache copies nothing.
+    let second = root();
+    let theirs = second.path.with_file_name("their-cache");
+    let file = theirs.join("games.bin");
+    let build_args = format!("--endgame-frontier --cache={}", file.display());
+    let out = nightly(
+        &second,
+        &[
+            ("FAKE_VERIFY", "ok"),
+            ("FAKE_RECORD", record_arg),
+            ("GAMETAB_BUILD_ARGS", &build_args),
+        ],
+    );
+    assert!(out.status.success(), "{out:?}\n{}", log_of(&second));
+    for name in &names {
+        assert!(theirs.join("dice_endgame").join(name).is_file(), "{name}");
+    }
+    assert_eq!(
+        recorded(&record)
+            .iter()
+            .filter(|a| a.starts_with("--cache"))
+            .count(),
+        1
+    );
+    let third = root();
+    let out = nightly(
+        &third,
+        &[
+            ("FAKE_VERIFY", "ok"),
+            ("FAKE_RECORD", record_arg),
+            ("GAMETAB_BUILD_ARGS", "--endgame-frontier --no-cache"),
+        ],
+    );
+    assert!(out.status.success(), "{out:?}\n{}", log_of(&third));
+    assert!(!log_of(&third).contains("step seed"));
+    assert!(!recorded(&record).iter().any(|a| a.starts_with("--cache")));
 }
 
 #[test]
