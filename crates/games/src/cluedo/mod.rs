@@ -32,9 +32,12 @@ mod engine;
 mod facts;
 mod key_hasher;
 mod log;
+mod log_entries;
+mod log_error;
 mod notebook;
 mod optimum;
 mod ranking;
+mod situation;
 mod solver;
 
 pub use advice::{accusation, advise, advise_by, score, Advice};

@@ -53,6 +53,10 @@ use super::ranking::{order, Now, Objective};
 use super::ranking::{Outcome, Response, Scored};
 use crate::error::{Error, Result};
 
+#[path = "optimum_deals.rs"]
+mod deals;
+use deals::{deal_out, gcd};
+
 /// Weights are kept below this, so that a deal's id and weight share one
 /// `u64` of the memo key (ids below 2^16).
 const WEIGHT_LIMIT: u64 = 1 << 47;
@@ -215,80 +219,6 @@ impl Solitaire {
         (0..self.deals.len() as u64)
             .map(|id| id << 47 | 1)
             .collect()
-    }
-
-    /// The permutations of the deals induced by relabelling cards within
-    /// each category while keeping my hand (each a card permutation applied
-    /// to every deal), identity first.
-    fn deal_symmetries(&self) -> Vec<Vec<u32>> {
-        let deck = self.rules.deck();
-        // Per category, every permutation of the cards not in my hand.
-        let per_category: Vec<Vec<Vec<(Card, Card)>>> = Category::ALL
-            .iter()
-            .map(|&c| {
-                let free: Vec<Card> = deck.category_cards(c).minus(self.hand).cards().collect();
-                let mut images = free.clone();
-                let mut out = Vec::new();
-                permute(&mut images, 0, &mut |image| {
-                    out.push(free.iter().copied().zip(image.iter().copied()).collect());
-                });
-                out
-            })
-            .collect();
-        let index: HashMap<([u32; MAX_PLAYERS], u16), u32> = self
-            .deals
-            .iter()
-            .enumerate()
-            .map(|(i, d)| ((d.hands, d.envelope), i as u32))
-            .collect();
-        let mut out = Vec::new();
-        for a in &per_category[0] {
-            for b in &per_category[1] {
-                for c in &per_category[2] {
-                    let mut map: Vec<Card> = (0..deck.len() as u8).map(Card).collect();
-                    for &(from, to) in a.iter().chain(b).chain(c) {
-                        map[from.index()] = to;
-                    }
-                    let image = |set: u32| {
-                        CardSet(set)
-                            .cards()
-                            .fold(0u32, |m, card| m | 1 << map[card.index()].0)
-                    };
-                    let mut permutation = Vec::with_capacity(self.deals.len());
-                    for deal in &self.deals {
-                        let mut hands = [0u32; MAX_PLAYERS];
-                        for (h, &hand) in hands.iter_mut().zip(&deal.hands) {
-                            *h = image(hand);
-                        }
-                        let triple = triple_cards(&self.rules, usize::from(deal.envelope));
-                        let positions =
-                            triple.map(|c| position_in_category(&self.rules, map[c.index()]));
-                        let envelope = triple_index(&self.rules, positions) as u16;
-                        permutation.push(index[&(hands, envelope)]);
-                    }
-                    out.push(permutation);
-                }
-            }
-        }
-        out
-    }
-
-    /// The least relabelling of a normalised state: the memo key.
-    fn canonical(&self, belief: &[u64]) -> Belief {
-        let mut best: Option<Vec<u64>> = None;
-        let mut image = Vec::with_capacity(belief.len());
-        for permutation in &self.symmetries {
-            image.clear();
-            image.extend(belief.iter().map(|&e| {
-                let id = (e >> 47) as usize;
-                u64::from(permutation[id]) << 47 | (e & (WEIGHT_LIMIT - 1))
-            }));
-            image.sort_unstable();
-            if best.as_ref().is_none_or(|b| image < *b) {
-                best = Some(image.clone());
-            }
-        }
-        best.unwrap_or_default().into_boxed_slice()
     }
 
     /// Whether one envelope triple is left.
@@ -591,75 +521,5 @@ impl Solitaire {
             .iter()
             .map(|&c| deck.category_size(c))
             .product()
-    }
-}
-
-/// The envelope triple of index `index` (see [`triple_index`]).
-fn triple_cards(rules: &Rules, index: usize) -> [Card; 3] {
-    let deck = rules.deck();
-    let weapons = deck.category_size(Category::Weapon);
-    let rooms = deck.category_size(Category::Room);
-    let positions = [
-        index / (weapons * rooms),
-        index / rooms % weapons,
-        index % rooms,
-    ];
-    let mut out = [Card(0); 3];
-    for (k, category) in Category::ALL.into_iter().enumerate() {
-        out[k] = deck
-            .category_cards(category)
-            .cards()
-            .nth(positions[k])
-            .unwrap_or(Card(0));
-    }
-    out
-}
-
-/// Every way of dealing `rest[i..]` to the opponents' hands (`left`: slots
-/// left per opponent, in answering order).
-fn deal_out(
-    rest: &[Card],
-    i: usize,
-    left: &mut [usize],
-    hands: &mut [u32; MAX_PLAYERS],
-    envelope: u16,
-    out: &mut Vec<Deal>,
-) {
-    if i == rest.len() {
-        out.push(Deal {
-            hands: *hands,
-            envelope,
-        });
-        return;
-    }
-    for p in 0..left.len() {
-        if left[p] > 0 {
-            left[p] -= 1;
-            hands[p] |= 1 << rest[i].0;
-            deal_out(rest, i + 1, left, hands, envelope, out);
-            hands[p] &= !(1 << rest[i].0);
-            left[p] += 1;
-        }
-    }
-}
-
-/// Calls `visit` with every permutation of `items` (from `k` on).
-fn permute(items: &mut Vec<Card>, k: usize, visit: &mut impl FnMut(&[Card])) {
-    if k >= items.len() {
-        visit(items);
-        return;
-    }
-    for i in k..items.len() {
-        items.swap(k, i);
-        permute(items, k + 1, visit);
-        items.swap(k, i);
-    }
-}
-
-fn gcd(a: u64, b: u64) -> u64 {
-    if b == 0 {
-        a
-    } else {
-        gcd(b, a % b)
     }
 }

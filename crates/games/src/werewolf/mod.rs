@@ -47,6 +47,7 @@
 mod baseline;
 mod early;
 mod log;
+mod log_names;
 mod model;
 mod posterior;
 pub mod roles;

@@ -5,6 +5,7 @@
 
 pub mod endgame;
 mod endgame_groups;
+mod endgame_tables;
 mod grid_params;
 mod index;
 pub mod schema;

@@ -14,8 +14,10 @@
 pub mod build;
 pub mod game_rows;
 pub mod job;
+mod posteriors;
 pub mod round_log;
 pub mod rows;
 mod sparse_game;
 pub mod status;
+mod strategy_columns;
 pub mod values;

@@ -12,6 +12,9 @@
 //! and a run of whole histories, so that a query decodes only the groups
 //! of the histories it asks about.
 //!
+//! The posterior rows are in `posteriors.rs`, the strategy columns in
+//! `strategy_columns.rs`.
+//!
 //! A game whose dense strategy fits ([`fits`]) is written with every
 //! information set of both players. A larger one ([`SparseGame`]) is
 //! written from its stored support alone: the rows of the (hand, history)
@@ -23,16 +26,16 @@
 //! histories equilibrium play reaches, depth first), never over all
 //! `2^bids` histories, so memory stays that of its entries.
 
-use crate::error::{Error, Result};
-use std::collections::BTreeMap;
+use crate::error::Result;
 
-use gametab_games::dice::endgame::{Action, Endgame, History, Player, Posterior, Strategy};
-use gametab_lookup::dice::schema::{ENDGAME_POSTERIORS, ENDGAME_STRATEGY};
+use gametab_games::dice::endgame::{Action, Endgame, History, Player, Strategy};
 use gametab_lookup::io::{Column, Strings, TableData};
 
 use gametab_solve::endgame::SolvedEndgame;
 
+pub(super) use super::posteriors::{posterior_rows, sparse_posterior_rows, PosteriorColumns};
 pub use super::sparse_game::SparseGame;
+pub(super) use super::strategy_columns::{StrategyColumns, StrategySlices};
 pub use super::values::{values_of, ValueRecord};
 pub use gametab_lookup::dice::fits;
 
@@ -290,7 +293,7 @@ pub fn tables(games: &[SolvedEndgame], sparse: &[SparseGame]) -> Result<EndgameR
     let mut posterior_keys = GameKeys::new();
     let mut posterior = PosteriorColumns::default();
     for (source, rows) in sorted.iter().zip(posteriors) {
-        posterior_keys.push(source.game(), rows.viewer.len());
+        posterior_keys.push(source.game(), rows.rows());
         posterior.append(rows);
     }
     if group_starts.is_empty() {
@@ -465,248 +468,4 @@ impl StrategyPart {
         }
         debug_assert_eq!(row, self.rows, "{game}: rows counted and filled differ");
     }
-}
-
-/// The strategy table's columns, allocated at their full length.
-pub(super) struct StrategyColumns {
-    dice_one: Vec<i32>,
-    dice_two: Vec<i32>,
-    sides: Vec<i32>,
-    /// Dictionary codes of the rules names.
-    rules: Vec<u32>,
-    player: Vec<i32>,
-    history: Vec<i32>,
-    hand: Vec<i32>,
-    action: Vec<i32>,
-    probability: Vec<f64>,
-    reach: Vec<f64>,
-    on_path: Vec<bool>,
-}
-
-/// A stretch of rows of every [`StrategyColumns`] column.
-pub(super) struct StrategySlices<'a> {
-    dice_one: &'a mut [i32],
-    dice_two: &'a mut [i32],
-    sides: &'a mut [i32],
-    /// Dictionary codes of the rules names.
-    pub(super) rules: &'a mut [u32],
-    player: &'a mut [i32],
-    history: &'a mut [i32],
-    hand: &'a mut [i32],
-    action: &'a mut [i32],
-    probability: &'a mut [f64],
-    reach: &'a mut [f64],
-    on_path: &'a mut [bool],
-}
-
-impl StrategyColumns {
-    /// `rows` rows of zeros.
-    pub(super) fn zeroed(rows: usize) -> StrategyColumns {
-        StrategyColumns {
-            dice_one: vec![0; rows],
-            dice_two: vec![0; rows],
-            sides: vec![0; rows],
-            rules: vec![0; rows],
-            player: vec![0; rows],
-            history: vec![0; rows],
-            hand: vec![0; rows],
-            action: vec![0; rows],
-            probability: vec![0.0; rows],
-            reach: vec![0.0; rows],
-            on_path: vec![false; rows],
-        }
-    }
-
-    /// Every row.
-    pub(super) fn slices(&mut self) -> StrategySlices<'_> {
-        StrategySlices {
-            dice_one: &mut self.dice_one,
-            dice_two: &mut self.dice_two,
-            sides: &mut self.sides,
-            rules: &mut self.rules,
-            player: &mut self.player,
-            history: &mut self.history,
-            hand: &mut self.hand,
-            action: &mut self.action,
-            probability: &mut self.probability,
-            reach: &mut self.reach,
-            on_path: &mut self.on_path,
-        }
-    }
-
-    /// The table, the rules coded into `names`.
-    pub(super) fn into_table(self, names: &[&str]) -> Result<TableData> {
-        let rules = Strings::from_codes(names, self.rules)
-            .ok_or_else(|| Error::check(format!("a rules code outside {names:?}")))?;
-        let named: Vec<(&str, Column)> = vec![
-            ("dice_one", Column::Int32(self.dice_one)),
-            ("dice_two", Column::Int32(self.dice_two)),
-            ("sides", Column::Int32(self.sides)),
-            ("rules", Column::Utf8(rules)),
-            ("player", Column::Int32(self.player)),
-            ("history", Column::Int32(self.history)),
-            ("hand", Column::Int32(self.hand)),
-            ("action", Column::Int32(self.action)),
-            ("probability", Column::Float64(self.probability)),
-            ("reach", Column::Float64(self.reach)),
-            ("on_path", Column::Bool(self.on_path)),
-        ];
-        Ok(TableData::from_named(
-            ENDGAME_STRATEGY,
-            named,
-            BTreeMap::new(),
-        )?)
-    }
-}
-
-impl<'a> StrategySlices<'a> {
-    /// The first `rows` rows and the rest.
-    pub(super) fn split_at(self, rows: usize) -> (StrategySlices<'a>, StrategySlices<'a>) {
-        let (dice_one, dice_one_rest) = self.dice_one.split_at_mut(rows);
-        let (dice_two, dice_two_rest) = self.dice_two.split_at_mut(rows);
-        let (sides, sides_rest) = self.sides.split_at_mut(rows);
-        let (rules, rules_rest) = self.rules.split_at_mut(rows);
-        let (player, player_rest) = self.player.split_at_mut(rows);
-        let (history, history_rest) = self.history.split_at_mut(rows);
-        let (hand, hand_rest) = self.hand.split_at_mut(rows);
-        let (action, action_rest) = self.action.split_at_mut(rows);
-        let (probability, probability_rest) = self.probability.split_at_mut(rows);
-        let (reach, reach_rest) = self.reach.split_at_mut(rows);
-        let (on_path, on_path_rest) = self.on_path.split_at_mut(rows);
-        (
-            StrategySlices {
-                dice_one,
-                dice_two,
-                sides,
-                rules,
-                player,
-                history,
-                hand,
-                action,
-                probability,
-                reach,
-                on_path,
-            },
-            StrategySlices {
-                dice_one: dice_one_rest,
-                dice_two: dice_two_rest,
-                sides: sides_rest,
-                rules: rules_rest,
-                player: player_rest,
-                history: history_rest,
-                hand: hand_rest,
-                action: action_rest,
-                probability: probability_rest,
-                reach: reach_rest,
-                on_path: on_path_rest,
-            },
-        )
-    }
-}
-
-/// The posterior table's columns after the game keys.
-#[derive(Debug, Default)]
-pub(super) struct PosteriorColumns {
-    viewer: Vec<i32>,
-    history: Vec<i32>,
-    opponent_hand: Vec<i32>,
-    probability: Vec<f64>,
-}
-
-impl PosteriorColumns {
-    /// Its rows.
-    pub(super) fn rows(&self) -> usize {
-        self.viewer.len()
-    }
-
-    /// Append a copy of `other`'s rows.
-    pub(super) fn extend_from(&mut self, other: &PosteriorColumns) {
-        self.viewer.extend_from_slice(&other.viewer);
-        self.history.extend_from_slice(&other.history);
-        self.opponent_hand.extend_from_slice(&other.opponent_hand);
-        self.probability.extend_from_slice(&other.probability);
-    }
-
-    pub(super) fn append(&mut self, mut other: PosteriorColumns) {
-        self.viewer.append(&mut other.viewer);
-        self.history.append(&mut other.history);
-        self.opponent_hand.append(&mut other.opponent_hand);
-        self.probability.append(&mut other.probability);
-    }
-
-    pub(super) fn into_table(self, keys: GameKeys) -> Result<TableData> {
-        let mut named: Vec<(&str, Column)> = keys.columns().into();
-        named.extend([
-            ("viewer", Column::Int32(self.viewer)),
-            ("history", Column::Int32(self.history)),
-            ("opponent_hand", Column::Int32(self.opponent_hand)),
-            ("probability", Column::Float64(self.probability)),
-        ]);
-        Ok(TableData::from_named(
-            ENDGAME_POSTERIORS,
-            named,
-            BTreeMap::new(),
-        )?)
-    }
-}
-
-/// A sparse game's posterior rows, as [`posterior_rows`] gives a dense
-/// game's: for each viewer and each history equilibrium play reaches
-/// ([`SparseGame::reached`]), the opponent's hand distribution from his own
-/// reaches ([`Posterior::from_reaches`]), every hand of his.
-pub(super) fn sparse_posterior_rows(sparse: &SparseGame) -> PosteriorColumns {
-    let reached = sparse.reached();
-    let mut out = PosteriorColumns::default();
-    for v in Player::BOTH {
-        let opponent = v.opponent();
-        let hands = &sparse.hands[opponent.index()];
-        let codes: Vec<i32> = hands.iter().map(|h| h.code()).collect();
-        for &h in &reached {
-            let history = History(h);
-            let reaches: Vec<f64> = (0..hands.len())
-                .map(|j| sparse.own_reach(opponent, j, history))
-                .collect();
-            let Some(posterior) = Posterior::from_reaches(hands, &reaches) else {
-                continue;
-            };
-            for (w, p) in posterior.probabilities.iter().enumerate() {
-                out.viewer.push(i32::from(v.number()));
-                out.history.push(h as i32);
-                out.opponent_hand.push(codes[w]);
-                out.probability.push(*p);
-            }
-        }
-    }
-    out
-}
-
-/// One game's posterior rows: for each viewer and each history that
-/// equilibrium play reaches (both players' weighted reach positive), the
-/// opponent's hand distribution ([`Posterior::of`]), every hand of his
-/// (zeros included).
-pub(super) fn posterior_rows(
-    strategies: &[Strategy; 2],
-    reach: &[Vec<f64>; 2],
-) -> PosteriorColumns {
-    let game = strategies[0].game();
-    let mut out = PosteriorColumns::default();
-    for v in Player::BOTH {
-        let opponent = v.opponent();
-        let codes: Vec<i32> = game.hands(opponent).iter().map(|h| h.code()).collect();
-        for h in (0..game.history_count() as u32).map(History) {
-            if reach[0][h.0 as usize] * reach[1][h.0 as usize] <= 0.0 {
-                continue;
-            }
-            let Some(posterior) = Posterior::of(&strategies[opponent.index()], h) else {
-                continue;
-            };
-            for (w, p) in posterior.probabilities.iter().enumerate() {
-                out.viewer.push(i32::from(v.number()));
-                out.history.push(h.0 as i32);
-                out.opponent_hand.push(codes[w]);
-                out.probability.push(*p);
-            }
-        }
-    }
-    out
 }
