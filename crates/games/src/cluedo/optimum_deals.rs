@@ -6,8 +6,8 @@
 
 use std::collections::HashMap;
 
-use super::super::cards::{Card, CardSet, Category, Rules, MAX_PLAYERS};
-use super::super::engine::{position_in_category, triple_index};
+use super::super::cards::{Card, CardSet, Category, MAX_PLAYERS};
+use super::super::engine::{position_in_category, triple_index, triple_of};
 use super::{Belief, Deal, Solitaire, WEIGHT_LIMIT};
 
 impl Solitaire {
@@ -54,7 +54,7 @@ impl Solitaire {
                         for (h, &hand) in hands.iter_mut().zip(&deal.hands) {
                             *h = image(hand);
                         }
-                        let triple = triple_cards(&self.rules, usize::from(deal.envelope));
+                        let triple = triple_of(&self.rules, usize::from(deal.envelope));
                         let positions =
                             triple.map(|c| position_in_category(&self.rules, map[c.index()]));
                         let envelope = triple_index(&self.rules, positions) as u16;
@@ -84,27 +84,6 @@ impl Solitaire {
         }
         best.unwrap_or_default().into_boxed_slice()
     }
-}
-
-/// The envelope triple of index `index` (see [`triple_index`]).
-pub(super) fn triple_cards(rules: &Rules, index: usize) -> [Card; 3] {
-    let deck = rules.deck();
-    let weapons = deck.category_size(Category::Weapon);
-    let rooms = deck.category_size(Category::Room);
-    let positions = [
-        index / (weapons * rooms),
-        index / rooms % weapons,
-        index % rooms,
-    ];
-    let mut out = [Card(0); 3];
-    for (k, category) in Category::ALL.into_iter().enumerate() {
-        out[k] = deck
-            .category_cards(category)
-            .cards()
-            .nth(positions[k])
-            .unwrap_or(Card(0));
-    }
-    out
 }
 
 /// Every way of dealing `rest[i..]` to the opponents' hands (`left`: slots
