@@ -21,6 +21,7 @@ mod completions;
 mod dice;
 mod dice_endgame;
 mod docs;
+mod highs_cmake;
 mod layout;
 mod lookup;
 mod moves;
