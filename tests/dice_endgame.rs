@@ -663,6 +663,85 @@ fn a_job_killed_resumes_from_its_checkpoint() {
     );
 }
 
+/// Two machines' caches gathered into a third as a process, as before the
+/// build's merge: the solved game wins over the cut-off one named after
+/// it, `status` shows it solved, a second gather keeps what the first
+/// copied, and a path that is not there is named with a non-zero exit.
+#[test]
+fn job_files_of_other_machines_are_gathered_for_the_merge() {
+    let machines = tempfile::tempdir().unwrap();
+    let (cut, solved, cache) = (
+        machines.path().join("node1"),
+        machines.path().join("node2"),
+        machines.path().join("cache"),
+    );
+    let solve = |cache: &std::path::Path, budget: Option<&str>| {
+        let mut args = vec![
+            "dice",
+            "endgame",
+            "solve",
+            "--dice",
+            "2,2",
+            "--sides",
+            "3",
+            "--quiet",
+            "--cache",
+            cache.to_str().unwrap(),
+        ];
+        args.extend(budget.map(|b| ["--budget", b]).into_iter().flatten());
+        let (ok, out, err) = gametab(&args);
+        assert!(ok, "{out}{err}");
+    };
+    solve(&cut, Some("0.001s"));
+    solve(&solved, None);
+    let gather = |from: &[&std::path::Path]| {
+        let mut args = vec![
+            "dice",
+            "endgame",
+            "gather",
+            "--cache",
+            cache.to_str().unwrap(),
+        ];
+        args.extend(from.iter().map(|p| p.to_str().unwrap()));
+        gametab(&args)
+    };
+    let (ok, out, err) = gather(&[&solved, &cut]);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("2v2 3-sided normal: copied ")
+            && out.contains("(solved, certified again; the cache had none)")
+            && out.contains("2v2 3-sided normal: kept ")
+            && out.contains("is not solved, bracket "),
+        "{out}"
+    );
+    let job = "dice_endgame/2v2-3-normal.bin";
+    let gathered = std::fs::read(cache.join(job)).unwrap();
+    assert_eq!(gathered, std::fs::read(solved.join(job)).unwrap());
+    let (ok, out, err) = gametab(&[
+        "dice",
+        "endgame",
+        "status",
+        "--cache",
+        cache.to_str().unwrap(),
+    ]);
+    assert!(ok, "{err}");
+    assert!(
+        out.starts_with("2v2 3-sided normal: solved, value "),
+        "{out}"
+    );
+
+    let missing = machines.path().join("node3");
+    let (ok, out, err) = gather(&[&missing, &cut]);
+    assert!(!ok);
+    assert!(
+        out.contains(&format!("no such file or directory {}", missing.display()))
+            && out.contains("2v2 3-sided normal: kept "),
+        "{out}"
+    );
+    assert!(err.contains("could not be gathered"), "{err}");
+    assert_eq!(std::fs::read(cache.join(job)).unwrap(), gathered);
+}
+
 /// The three endgame tables of `dense` and `sparse` as `rows::tables`
 /// gives them, written as the build writes them, and loaded.
 fn written_endgames(

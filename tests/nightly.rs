@@ -5,16 +5,20 @@
 //! with the README carried over and the old set kept in `tables.prev/`; a
 //! run killed between its two publishing renames is repaired by the next;
 //! the build's cache is under the root, and a frontier build starts from
-//! the job files kept in the repository (`data/dice_endgame/`) without
-//! replacing the cache's own.
+//! the job files kept in the repository (`data/dice_endgame/`) where they
+//! are further along than the cache's own (the real `gametab dice endgame
+//! gather`).
 
 use std::os::unix::fs::PermissionsExt;
 use std::path::{Path, PathBuf};
+
+use gametab_solve::endgame::job::{self, JobState};
 use std::process::{Command, Output};
 
 /// The stand-in binary: `build` writes a two-file set (or fails with
 /// `FAKE_BUILD=fail`), and with `FAKE_RECORD=FILE` writes its arguments
-/// there, one per line; `verify` is the real one unless `FAKE_VERIFY=ok`.
+/// there, one per line; `verify` is the real one unless `FAKE_VERIFY=ok`;
+/// `dice` (the seed step's `dice endgame gather`) is the real one.
 const FAKE_GAMETAB: &str = r#"#!/usr/bin/env bash
 set -euo pipefail
 command="$1"
@@ -35,6 +39,7 @@ case "$command" in
     if [ "${FAKE_VERIFY:-}" = ok ]; then exit 0; fi
     exec "$REAL_GAMETAB" verify "$@"
     ;;
+  dice) exec "$REAL_GAMETAB" dice "$@" ;;
   *) exit 2 ;;
 esac
 "#;
@@ -222,10 +227,26 @@ fn a_frontier_build_goes_on_from_the_repository_job_files() {
     assert!(names.len() >= 2, "{names:?}");
     let first = root();
     let record = first.path.with_file_name("args");
-    // The cache holds the first game already (further along, say): kept.
+    // The cache holds the first game further along than the repository
+    // (a narrower bracket): kept; the second less far (a wider one): the
+    // repository's replaces it.
     let jobs = first.path.join(".gametab-cache/dice_endgame");
     std::fs::create_dir_all(&jobs).unwrap();
-    std::fs::write(jobs.join(&names[0]), "the cache's own").unwrap();
+    let rescaled = |name: &str, scale: f64| {
+        let mut file = job::load(&kept.join(name)).unwrap().unwrap();
+        let JobState::Partial(p) = &mut file.state else {
+            panic!("{name} is solved: the test needs an open game");
+        };
+        let (mid, half) = (
+            (p.bracket.0 + p.bracket.1) / 2.0,
+            (p.bracket.1 - p.bracket.0) / 2.0,
+        );
+        p.bracket = (mid - half * scale, mid + half * scale);
+        job::encode(&file).unwrap()
+    };
+    let cache_own = rescaled(&names[0], 0.5);
+    std::fs::write(jobs.join(&names[0]), &cache_own).unwrap();
+    std::fs::write(jobs.join(&names[1]), rescaled(&names[1], 2.0)).unwrap();
     let record_arg = record.to_str().unwrap();
     let out = nightly(
         &first,
@@ -238,13 +259,10 @@ fn a_frontier_build_goes_on_from_the_repository_job_files() {
     let log = log_of(&first);
     assert!(out.status.success(), "{out:?}\n{log}");
     assert!(
-        log.contains("step seed: ok") && log.contains("kept "),
+        log.contains("step seed: ok") && log.contains(": kept ") && log.contains(": copied "),
         "{log}"
     );
-    assert_eq!(
-        std::fs::read(jobs.join(&names[0])).unwrap(),
-        b"the cache's own"
-    );
+    assert_eq!(std::fs::read(jobs.join(&names[0])).unwrap(), cache_own);
     for name in &names[1..] {
         assert_eq!(
             std::fs::read(jobs.join(name)).unwrap(),

@@ -67,6 +67,13 @@ pub const GAME: GameBuild = GameBuild {
                      gametab dice endgame status\n  \
                      gametab dice endgame status --cache /shared/cache",
                 ))
+                .subcommand(command_of::<endgame::gather::GatherArgs>(
+                    "gather",
+                    "Copy job files from elsewhere into the cache, keeping for each game the one furthest along",
+                    "Examples (after jobs on other machines; the repository's own job files):\n  \
+                     gametab dice endgame gather /mnt/node1/.gametab-cache /mnt/node2/.gametab-cache\n  \
+                     gametab dice endgame gather data/dice_endgame --cache /shared/cache",
+                ))
                 .subcommand_negates_reqs(true)
                 .args_conflicts_with_subcommands(true),
             )
@@ -77,6 +84,7 @@ pub const GAME: GameBuild = GameBuild {
             Some(("endgame", sub)) => match sub.subcommand() {
                 Some(("solve", job)) => endgame::job::run(parse(job)?, out),
                 Some(("status", jobs)) => endgame::status::run(parse(jobs)?, out),
+                Some(("gather", jobs)) => endgame::gather::run(parse(jobs)?, out),
                 _ => Ok(gametab_answers::dice::endgame::run(parse(sub)?, out)?),
             },
             _ => Ok(gametab_answers::dice::bid::run(parse(m)?, &mut { out })?),
