@@ -266,8 +266,14 @@ pub fn run_watched(
             restricted,
         });
     };
-    let (outcome, restricted) =
-        oracle::solve_double_oracle_watched(game, options, deadline, start, &mut report)?;
+    let (outcome, restricted) = oracle::solve_double_oracle_watched(
+        game,
+        options,
+        deadline,
+        start,
+        [bracket.1, bracket.0],
+        &mut report,
+    )?;
     match outcome {
         OracleOutcome::OutOfTime(state) => {
             let [upper, lower] = state.best_bounds;

@@ -608,6 +608,41 @@ fn the_interior_point_without_crossover_finishes_exactly() {
     assert!(s.certificate.is_certified() && s.sparse.is_certified());
 }
 
+/// A bracket known from earlier jobs narrower than [`oracle::FINISH_WIDTH`]
+/// ends the interior point rounds after the first, with new sequences or
+/// not; without it they go on. Both end at the exact, certified value.
+#[test]
+fn a_narrow_known_bracket_ends_the_interior_point_rounds() {
+    use oracle::{solve_double_oracle_watched, OracleOutcome, FINISH_WIDTH};
+    let game = Endgame::new(2, 1, 4, false).unwrap();
+    let exact = 345.0 / 1696.0;
+    let options = LpOptions {
+        method: "ipm",
+        crossover: false,
+        ..LpOptions::default()
+    };
+    let methods = |known: [f64; 2]| {
+        let mut methods = Vec::new();
+        let (done, _) =
+            solve_double_oracle_watched(game, options, None, None, known, &mut |s, _| {
+                methods.push(s.method);
+            })
+            .unwrap();
+        let OracleOutcome::Converged(found) = done else {
+            panic!("not converged")
+        };
+        let solved = certify_oracle(game, found).unwrap();
+        assert_eq!(solved.exact, Fraction::parse("345/1696"));
+        methods
+    };
+    let open = methods([f64::INFINITY, f64::NEG_INFINITY]);
+    assert!(open.len() > 2 && open[..2] == ["ipm", "ipm"], "{open:?}");
+    let half = FINISH_WIDTH / 4.0;
+    let narrow = methods([exact + half, exact - half]);
+    assert_eq!(narrow[0], "ipm", "{narrow:?}");
+    assert!(narrow[1..].iter().all(|&m| m == "simplex"), "{narrow:?}");
+}
+
 /// The double oracle's look-ahead (one and two steps a round) reaches the
 /// plain double oracle's exact values on the small games, both
 /// certificates passing.
