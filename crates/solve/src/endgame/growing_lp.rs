@@ -459,6 +459,22 @@ impl GrowingLp {
         Ok(status == ffi::kHighsModelStatusOptimal)
     }
 
+    /// Finish by the interior point method with crossover: every solve
+    /// from here on runs HiPO to [`EXACT_TOLERANCE`] and its crossover to
+    /// a basic optimal solution (HiGHS cleans up by the simplex where the
+    /// crossover is imprecise). Each solve starts afresh (HiGHS drops a
+    /// basis for an interior point solve), so the new rows and columns of
+    /// a round never leave the simplex a dual infeasible basis to repair.
+    ///
+    /// # Errors
+    /// HiGHS refuses the options.
+    pub fn finish_by_interior_point(&mut self) -> Result<()> {
+        self.set_string("run_crossover", "on")?;
+        self.set_tolerance(EXACT_TOLERANCE)?;
+        self.crossover = true;
+        Ok(())
+    }
+
     /// Write the LP as it is to `path`, in the format its extension names
     /// (HiGHS's `Highs_writeModel`: `.mps` or `.lp`).
     ///

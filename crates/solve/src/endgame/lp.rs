@@ -90,7 +90,25 @@ pub struct LpOptions {
     /// `None`: never ([`PRUNE_FROM`](super::oracle::PRUNE_FROM) is the
     /// build's choice where it prunes).
     pub prune: Option<usize>,
+    /// Where the interior point rounds without crossover end, a restricted
+    /// LP of at least this many rows is finished by the interior point
+    /// method with crossover, each round's LP afresh, instead of the dual
+    /// simplex from the last basis ([`super::oracle`],
+    /// [`IPM_FINISH_ROWS`] by default).
+    pub ipm_finish_rows: usize,
 }
+
+/// The default [`LpOptions::ipm_finish_rows`]. The dual simplex from the
+/// last basis repairs that basis after each round's new sequences (new
+/// columns leave it dual infeasible, new rows primal infeasible): cheap on
+/// the games it finished, up to 1v3 six-sided wild at 130,612 rows, but on
+/// 3v1 six-sided wild at 376,171 rows its first round was still in the
+/// dual simplex's phase 1 after 73 minutes, and again after 31 minutes on
+/// another day, where the interior point method with crossover solved each
+/// round's LP in 250 to 311 s (`docs/development.md`). A size between the
+/// two, not tuned further: no smaller game reaches it, so none of their
+/// solutions changes.
+pub const IPM_FINISH_ROWS: usize = 200_000;
 
 impl Default for LpOptions {
     /// One thread (the build solves games in parallel), dual simplex with
@@ -104,6 +122,7 @@ impl Default for LpOptions {
             crossover: true,
             lookahead: 0,
             prune: None,
+            ipm_finish_rows: IPM_FINISH_ROWS,
         }
     }
 }

@@ -643,6 +643,50 @@ fn a_narrow_known_bracket_ends_the_interior_point_rounds() {
     assert!(narrow[1..].iter().all(|&m| m == "simplex"), "{narrow:?}");
 }
 
+/// A restricted LP of at least `ipm_finish_rows` rows is finished by the
+/// interior point method with crossover, not the dual simplex, to the same
+/// certified fraction; the rows bound decides, not the game.
+#[test]
+fn a_large_restricted_lp_is_finished_by_the_interior_point_method_with_crossover() {
+    use oracle::{solve_double_oracle_watched, OracleOutcome};
+    let game = Endgame::new(2, 1, 4, false).unwrap();
+    let methods = |ipm_finish_rows| {
+        let options = LpOptions {
+            method: "ipm",
+            crossover: false,
+            ipm_finish_rows,
+            ..LpOptions::default()
+        };
+        let mut methods = Vec::new();
+        let (done, _) = solve_double_oracle_watched(
+            game,
+            options,
+            None,
+            None,
+            [f64::INFINITY, f64::NEG_INFINITY],
+            &mut |s, _| methods.push(s.method),
+        )
+        .unwrap();
+        let OracleOutcome::Converged(found) = done else {
+            panic!("not converged")
+        };
+        let solved = certify_oracle(game, found).unwrap();
+        assert_eq!(solved.exact, Fraction::parse("345/1696"));
+        assert!(solved.sparse.is_certified());
+        methods
+    };
+    let finish = |methods: &[&'static str]| {
+        let first = methods.iter().position(|&m| m != "ipm").unwrap();
+        assert!(
+            methods[first..].iter().all(|&m| m == methods[first]),
+            "{methods:?}"
+        );
+        methods[first]
+    };
+    assert_eq!(finish(&methods(0)), "ipm with crossover");
+    assert_eq!(finish(&methods(usize::MAX)), "simplex");
+}
+
 /// The double oracle's look-ahead (one and two steps a round) reaches the
 /// plain double oracle's exact values on the small games, both
 /// certificates passing.

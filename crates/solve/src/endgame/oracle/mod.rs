@@ -100,8 +100,9 @@ pub struct OracleState {
     /// Rounds (restricted LPs solved).
     pub rounds: u32,
     /// The method HiGHS solved the round's restricted LP by
-    /// ([`LpOptions::method`]: `"ipm"` until the interior point rounds
-    /// end, then `"simplex"`).
+    /// (`"ipm"` until the interior point rounds end, then `"simplex"`, or
+    /// `"ipm with crossover"` for a restricted LP of at least
+    /// [`LpOptions::ipm_finish_rows`] rows).
     pub method: &'static str,
     /// Time spent building the trees and LPs and in HiGHS.
     pub lp_time: Duration,
@@ -238,7 +239,11 @@ pub fn solve_double_oracle(
 /// six-sided wild at 218,630 rows, a crossover of 12,717 iterations where
 /// a cold start took 263,654 simplex iterations (`docs/development.md`);
 /// where the crossover ends short of an optimal basis, the simplex starts
-/// cold, as it did before.
+/// cold, as it did before. A restricted LP of at least
+/// [`LpOptions::ipm_finish_rows`] rows is finished instead by the interior
+/// point method with crossover, each round's LP solved afresh to a basic
+/// optimal solution: the simplex's repair of its basis after each round's
+/// new sequences is what costs there ([`super::lp::IPM_FINISH_ROWS`]).
 ///
 /// # Errors
 /// HiGHS fails on a restricted LP, or the rounds exceed [`MAX_ROUNDS`].
@@ -342,7 +347,11 @@ pub fn solve_double_oracle_watched(
             nodes: solution.nodes,
             sequences: restricted.sequences(),
             rounds,
-            method: options.method,
+            method: if options.method == "ipm" && options.crossover {
+                "ipm with crossover"
+            } else {
+                options.method
+            },
             lp_time,
             highs_time,
             response_time,
@@ -395,6 +404,24 @@ pub fn solve_double_oracle_watched(
             // simplex from the crossover's basis (on the LP as it was
             // solved; this round's new sequences, if any, are added to it
             // in the next round).
+            if solution.size.rows >= options.ipm_finish_rows as u64 {
+                // Too large for the simplex to repair its basis after
+                // each round's new sequences: the interior point method
+                // with crossover solves each of the rounds left afresh.
+                options = LpOptions {
+                    crossover: true,
+                    prune: None,
+                    ..options
+                };
+                lp.finish_by_interior_point(options)?;
+                if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
+                    eprintln!(
+                        "{game} round {rounds}: the rounds left by the interior point method with crossover (LP of {} rows, at least {})",
+                        solution.size.rows, options.ipm_finish_rows
+                    );
+                }
+                continue;
+            }
             options = LpOptions {
                 method: "simplex",
                 crossover: true,

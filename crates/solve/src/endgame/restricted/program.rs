@@ -106,6 +106,16 @@ impl RestrictedLp {
         Ok(false)
     }
 
+    /// Finish by the interior point method with crossover
+    /// ([`GrowingLp::finish_by_interior_point`]; `options`, with crossover).
+    ///
+    /// # Errors
+    /// HiGHS refuses the options.
+    pub fn finish_by_interior_point(&mut self, options: super::super::LpOptions) -> Result<()> {
+        self.options = options;
+        self.lp.finish_by_interior_point()
+    }
+
     fn row(
         &mut self,
         part: Part,
