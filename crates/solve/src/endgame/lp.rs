@@ -103,11 +103,11 @@ pub struct LpOptions {
 /// columns leave it dual infeasible, new rows primal infeasible): cheap on
 /// the games it finished, up to 1v3 six-sided wild at 130,612 rows, but on
 /// 3v1 six-sided wild at 376,171 rows its first round was still in the
-/// dual simplex's phase 1 after 73 minutes, and again after 31 minutes on
-/// another day, where the interior point method with crossover solved each
-/// round's LP in 250 to 311 s (`docs/development.md`). A size between the
-/// two, not tuned further: no smaller game reaches it, so none of their
-/// solutions changes.
+/// dual simplex's phase 1 after 73 minutes, and unfinished again after 31
+/// minutes in a second job, where the interior point method with
+/// crossover solved each round's LP in 250 to 458 s
+/// (`docs/development.md`). A size between the two, not tuned further: no
+/// smaller game reaches it, so none of their solutions changes.
 pub const IPM_FINISH_ROWS: usize = 200_000;
 
 impl Default for LpOptions {
