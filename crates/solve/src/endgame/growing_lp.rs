@@ -462,9 +462,10 @@ impl GrowingLp {
     /// Finish by the interior point method with crossover: every solve
     /// from here on runs HiPO to the exact solves' tolerance (1e-10) and
     /// its crossover to a basic optimal solution (HiGHS cleans up by the
-    /// simplex where the crossover is imprecise). Each solve starts afresh (HiGHS drops a
-    /// basis for an interior point solve), so the new rows and columns of
-    /// a round never leave the simplex a dual infeasible basis to repair.
+    /// simplex where the crossover is imprecise). Each solve starts afresh
+    /// (HiGHS drops a basis for an interior point solve), so the new rows
+    /// and columns of a round never leave the simplex a dual infeasible
+    /// basis to repair.
     ///
     /// # Errors
     /// HiGHS refuses the options.

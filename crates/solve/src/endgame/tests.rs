@@ -608,37 +608,47 @@ fn the_interior_point_without_crossover_finishes_exactly() {
     assert!(s.certificate.is_certified() && s.sparse.is_certified());
 }
 
+/// The method of each round of the double oracle on 2v1 four-sided normal
+/// with `options`, starting from the bracket `known`, asserting that it
+/// ends at the exact, certified 345/1696.
+fn round_methods(options: LpOptions, known: [f64; 2]) -> Vec<&'static str> {
+    use oracle::{solve_double_oracle_watched, OracleOutcome};
+    let game = Endgame::new(2, 1, 4, false).unwrap();
+    let mut methods = Vec::new();
+    let (done, _) = solve_double_oracle_watched(game, options, None, None, known, &mut |s, _| {
+        methods.push(s.method);
+    })
+    .unwrap();
+    let OracleOutcome::Converged(found) = done else {
+        panic!("not converged")
+    };
+    let solved = certify_oracle(game, found).unwrap();
+    assert_eq!(solved.exact, Fraction::parse("345/1696"));
+    assert!(solved.sparse.is_certified());
+    methods
+}
+
+/// Interior point rounds without crossover, the rest as the defaults.
+fn ipm_rounds() -> LpOptions {
+    LpOptions {
+        method: "ipm",
+        crossover: false,
+        ..LpOptions::default()
+    }
+}
+
+const OPEN: [f64; 2] = [f64::INFINITY, f64::NEG_INFINITY];
+
 /// A bracket known from earlier jobs narrower than [`oracle::FINISH_WIDTH`]
 /// ends the interior point rounds after the first, with new sequences or
 /// not; without it they go on. Both end at the exact, certified value.
 #[test]
 fn a_narrow_known_bracket_ends_the_interior_point_rounds() {
-    use oracle::{solve_double_oracle_watched, OracleOutcome, FINISH_WIDTH};
-    let game = Endgame::new(2, 1, 4, false).unwrap();
     let exact = 345.0 / 1696.0;
-    let options = LpOptions {
-        method: "ipm",
-        crossover: false,
-        ..LpOptions::default()
-    };
-    let methods = |known: [f64; 2]| {
-        let mut methods = Vec::new();
-        let (done, _) =
-            solve_double_oracle_watched(game, options, None, None, known, &mut |s, _| {
-                methods.push(s.method);
-            })
-            .unwrap();
-        let OracleOutcome::Converged(found) = done else {
-            panic!("not converged")
-        };
-        let solved = certify_oracle(game, found).unwrap();
-        assert_eq!(solved.exact, Fraction::parse("345/1696"));
-        methods
-    };
-    let open = methods([f64::INFINITY, f64::NEG_INFINITY]);
+    let open = round_methods(ipm_rounds(), OPEN);
     assert!(open.len() > 2 && open[..2] == ["ipm", "ipm"], "{open:?}");
-    let half = FINISH_WIDTH / 4.0;
-    let narrow = methods([exact + half, exact - half]);
+    let half = oracle::FINISH_WIDTH / 4.0;
+    let narrow = round_methods(ipm_rounds(), [exact + half, exact - half]);
     assert_eq!(narrow[0], "ipm", "{narrow:?}");
     assert!(narrow[1..].iter().all(|&m| m == "simplex"), "{narrow:?}");
 }
@@ -648,34 +658,12 @@ fn a_narrow_known_bracket_ends_the_interior_point_rounds() {
 /// certified fraction; the rows bound decides, not the game.
 #[test]
 fn a_large_restricted_lp_is_finished_by_the_interior_point_method_with_crossover() {
-    use oracle::{solve_double_oracle_watched, OracleOutcome};
-    let game = Endgame::new(2, 1, 4, false).unwrap();
-    let methods = |ipm_finish_rows| {
+    let finish = |ipm_finish_rows| {
         let options = LpOptions {
-            method: "ipm",
-            crossover: false,
             ipm_finish_rows,
-            ..LpOptions::default()
+            ..ipm_rounds()
         };
-        let mut methods = Vec::new();
-        let (done, _) = solve_double_oracle_watched(
-            game,
-            options,
-            None,
-            None,
-            [f64::INFINITY, f64::NEG_INFINITY],
-            &mut |s, _| methods.push(s.method),
-        )
-        .unwrap();
-        let OracleOutcome::Converged(found) = done else {
-            panic!("not converged")
-        };
-        let solved = certify_oracle(game, found).unwrap();
-        assert_eq!(solved.exact, Fraction::parse("345/1696"));
-        assert!(solved.sparse.is_certified());
-        methods
-    };
-    let finish = |methods: &[&'static str]| {
+        let methods = round_methods(options, OPEN);
         let first = methods.iter().position(|&m| m != "ipm").unwrap();
         assert!(
             methods[first..].iter().all(|&m| m == methods[first]),
@@ -683,8 +671,8 @@ fn a_large_restricted_lp_is_finished_by_the_interior_point_method_with_crossover
         );
         methods[first]
     };
-    assert_eq!(finish(&methods(0)), "ipm with crossover");
-    assert_eq!(finish(&methods(usize::MAX)), "simplex");
+    assert_eq!(finish(0), "ipm with crossover");
+    assert_eq!(finish(usize::MAX), "simplex");
 }
 
 /// The double oracle's look-ahead (one and two steps a round) reaches the

@@ -400,19 +400,21 @@ pub fn solve_double_oracle_watched(
         on_round(&state, &restricted);
         let narrow = best_bounds[0] - best_bounds[1] <= FINISH_WIDTH;
         if (added == 0 || narrow) && !options.crossover && options.method == "ipm" {
-            // The interior point's rounds are over: finish exactly, by the
-            // simplex from the crossover's basis (on the LP as it was
-            // solved; this round's new sequences, if any, are added to it
-            // in the next round).
-            if solution.size.rows >= options.ipm_finish_rows as u64 {
-                // Too large for the simplex to repair its basis after
-                // each round's new sequences: the interior point method
-                // with crossover solves each of the rounds left afresh.
-                options = LpOptions {
-                    crossover: true,
-                    prune: None,
-                    ..options
-                };
+            // The interior point's rounds are over: finish exactly. A
+            // restricted LP too large for the simplex to repair its basis
+            // after each round's new sequences is solved afresh each round
+            // by the interior point method with crossover; a smaller one
+            // by the simplex from the crossover's basis (on the LP as it
+            // was solved; this round's new sequences, if any, are added
+            // to it in the next round).
+            let by_ipm = solution.size.rows >= options.ipm_finish_rows as u64;
+            options = LpOptions {
+                method: if by_ipm { "ipm" } else { "simplex" },
+                crossover: true,
+                prune: None,
+                ..options
+            };
+            if by_ipm {
                 lp.finish_by_interior_point(options)?;
                 if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
                     eprintln!(
@@ -422,12 +424,6 @@ pub fn solve_double_oracle_watched(
                 }
                 continue;
             }
-            options = LpOptions {
-                method: "simplex",
-                crossover: true,
-                prune: None,
-                ..options
-            };
             let start = Instant::now();
             let basis = lp.continue_by_simplex(options)?;
             lp_time += start.elapsed();
