@@ -150,6 +150,17 @@ pub fn entry_of(hand: usize, history: History, action: Action, p: f64) -> Cached
     (hand as u8, history.0, action, p)
 }
 
+/// The `(hand, history, action, probability)` of an entry
+/// ([`entry_of`]'s inverse).
+pub fn play_entry(entry: CachedEntry) -> (usize, History, Action, f64) {
+    let (hand, history, action, p) = entry;
+    let action = match action {
+        0 => Action::Call,
+        b => Action::Bid(b - 1),
+    };
+    (usize::from(hand), History(history), action, p)
+}
+
 /// Both strategies of `game` from the solver's entries: the default
 /// everywhere, the entries where given, then the best-response fill of
 /// each player's unreached information sets (player 1's against player 2's

@@ -21,7 +21,7 @@ use bincode::{Decode, Encode};
 
 use gametab_games::dice::endgame::{Endgame, Player};
 
-use super::cache::{self, fits, CachedGame};
+use super::cache::{self, fits, CachedEntry, CachedGame};
 use super::oracle::{self, OracleOutcome};
 use super::restricted::RestrictedGame;
 use super::{lp, LpOptions, Method};
@@ -29,8 +29,25 @@ use super::{lp, LpOptions, Method};
 /// The first bytes of a job file.
 pub const MAGIC: &[u8; 8] = b"GAMETABJ";
 
-/// Version of the job file's payload.
-pub const FORMAT_VERSION: u32 = 1;
+/// Version of the job file's payload: 2 keeps each player's best
+/// strategy ([`PartialGame::kept`]); version 1 files are read as keeping
+/// none.
+pub const FORMAT_VERSION: u32 = 2;
+
+/// A player's best strategy over a game's jobs (the oracle's
+/// [`oracle::KeptPlay`]), kept so that a later job can pair it with the
+/// other player's ([`LpOptions::pair_width`]).
+#[derive(Debug, Clone, PartialEq, Encode, Decode)]
+pub struct KeptStrategy {
+    /// The bound his opponent's best response left when it was kept
+    /// (player 1's: lower, player 2's: upper). Not trusted: a resumed job
+    /// walks the best response again ([`run_watched`]).
+    pub bound: f64,
+    /// The restricted value of the round it came from.
+    pub value: f64,
+    /// Its behaviour, as the cache stores a strategy.
+    pub entries: Vec<CachedEntry>,
+}
 
 /// A game the budget cut off: where the double oracle stood.
 #[derive(Debug, Clone, PartialEq, Encode, Decode)]
@@ -50,6 +67,57 @@ pub struct PartialGame {
     /// The restricted game: (history bits, action code, hands bits)
     /// ([`RestrictedGame::included`]).
     pub included: Vec<(u32, u8, u128)>,
+    /// Each player's best strategy so far (player 1's first), where the
+    /// oracle keeps them (restricted LPs of at least
+    /// [`LpOptions::ipm_finish_rows`] rows).
+    pub kept: [Option<KeptStrategy>; 2],
+}
+
+/// A version 1 job file's [`PartialGame`]: nothing kept.
+#[derive(Encode, Decode)]
+struct PartialGameV1 {
+    key: (u8, u8, u8, bool),
+    rounds: u32,
+    seconds: f64,
+    value: f64,
+    bracket: (f64, f64),
+    size: (u64, u64, u64),
+    included: Vec<(u32, u8, u128)>,
+}
+
+/// A version 1 job file's [`JobState`].
+#[derive(Encode, Decode)]
+enum JobStateV1 {
+    Solved(CachedGame),
+    Partial(PartialGameV1),
+}
+
+/// A version 1 job file's [`JobFile`].
+#[derive(Encode, Decode)]
+struct JobFileV1 {
+    fingerprint: String,
+    state: JobStateV1,
+}
+
+impl From<JobFileV1> for JobFile {
+    fn from(old: JobFileV1) -> JobFile {
+        JobFile {
+            fingerprint: old.fingerprint,
+            state: match old.state {
+                JobStateV1::Solved(game) => JobState::Solved(game),
+                JobStateV1::Partial(p) => JobState::Partial(PartialGame {
+                    key: p.key,
+                    rounds: p.rounds,
+                    seconds: p.seconds,
+                    value: p.value,
+                    bracket: p.bracket,
+                    size: p.size,
+                    included: p.included,
+                    kept: [None, None],
+                }),
+            },
+        }
+    }
 }
 
 /// What a job file holds.
@@ -118,7 +186,10 @@ pub fn load(path: &Path) -> Result<Option<JobFile>> {
 /// # Errors
 /// The bytes are damaged or of another version.
 pub fn decode(bytes: &[u8]) -> Result<JobFile> {
-    let (_, payload) = cache::unframe(bytes, MAGIC, &[FORMAT_VERSION])?;
+    let (version, payload) = cache::unframe(bytes, MAGIC, &[1, FORMAT_VERSION])?;
+    if version == 1 {
+        return cache::decode_all::<JobFileV1>(payload).map(JobFile::from);
+    }
     cache::decode_all(payload)
 }
 
@@ -181,6 +252,7 @@ pub struct RoundEnd<'a> {
     key: (u8, u8, u8, bool),
     value: f64,
     restricted: &'a RestrictedGame,
+    kept: &'a oracle::Kept,
 }
 
 impl RoundEnd<'_> {
@@ -195,8 +267,52 @@ impl RoundEnd<'_> {
             bracket: self.round.bracket,
             size: self.round.size,
             included: self.restricted.included(),
+            kept: kept_strategies(self.kept),
         }
     }
+}
+
+/// The oracle's best strategies as a job file keeps them.
+fn kept_strategies(kept: &oracle::Kept) -> [Option<KeptStrategy>; 2] {
+    kept.each_ref().map(|k| {
+        k.as_ref().map(|k| KeptStrategy {
+            bound: k.bound,
+            value: k.value,
+            entries: k
+                .entries
+                .iter()
+                .map(|&(i, h, a, p)| cache::entry_of(i, h, a, p))
+                .collect(),
+        })
+    })
+}
+
+/// A job file's kept strategies as the oracle's, each bound walked again
+/// on the full game (the sparse certificate's best responses, against the
+/// kept strategy alone): nothing read is trusted.
+///
+/// # Errors
+/// A kept strategy that is no strategy of its player in `game`.
+fn checked_kept(game: Endgame, kept: &[Option<KeptStrategy>; 2]) -> Result<oracle::Kept> {
+    if kept.iter().all(Option::is_none) {
+        return Ok([None, None]);
+    }
+    let entries = kept
+        .each_ref()
+        .map(|k| k.as_ref().map_or_else(Vec::new, |k| k.entries.clone()));
+    let cert = super::sparse::certify(game, &entries)?.certificate;
+    let bounds = [cert.lower, cert.upper];
+    let mut out = [None, None];
+    for (player, k) in kept.iter().enumerate() {
+        if let Some(k) = k {
+            out[player] = Some(oracle::KeptPlay {
+                bound: bounds[player],
+                value: k.value,
+                entries: k.entries.iter().map(|&e| cache::play_entry(e)).collect(),
+            });
+        }
+    }
+    Ok(out)
 }
 
 /// Solve `game` by `method` within `budget` (the double oracle stops after
@@ -252,26 +368,32 @@ pub fn run_watched(
         .map_or((0, 0.0, (f64::NEG_INFINITY, f64::INFINITY)), |p| {
             (p.rounds, p.seconds, p.bracket)
         });
-    let mut report = |state: &oracle::OracleState, restricted: &RestrictedGame| {
-        let [upper, lower] = state.best_bounds;
-        on_round(&RoundEnd {
-            round: JobRound {
-                rounds: rounds + state.rounds,
-                seconds: seconds + began.elapsed().as_secs_f64(),
-                bracket: (bracket.0.max(lower), bracket.1.min(upper)),
-                size: (state.size.rows, state.size.columns, state.size.nonzeros),
-            },
-            key: key_of(game),
-            value: state.value,
-            restricted,
-        });
-    };
+    let kept = previous.map_or(Ok([None, None]), |p| checked_kept(game, &p.kept))?;
+    let mut last_kept = kept.clone();
+    let mut report =
+        |state: &oracle::OracleState, restricted: &RestrictedGame, kept: &oracle::Kept| {
+            last_kept.clone_from(kept);
+            let [upper, lower] = state.best_bounds;
+            on_round(&RoundEnd {
+                round: JobRound {
+                    rounds: rounds + state.rounds,
+                    seconds: seconds + began.elapsed().as_secs_f64(),
+                    bracket: (bracket.0.max(lower), bracket.1.min(upper)),
+                    size: (state.size.rows, state.size.columns, state.size.nonzeros),
+                },
+                key: key_of(game),
+                value: state.value,
+                restricted,
+                kept,
+            });
+        };
     let (outcome, restricted) = oracle::solve_double_oracle_watched(
         game,
         options,
         deadline,
         start,
         [bracket.1, bracket.0],
+        kept,
         &mut report,
     )?;
     match outcome {
@@ -285,6 +407,7 @@ pub fn run_watched(
                 bracket: (bracket.0.max(lower), bracket.1.min(upper)),
                 size: (state.size.rows, state.size.columns, state.size.nonzeros),
                 included: restricted.included(),
+                kept: kept_strategies(&last_kept),
             }))
         }
         OracleOutcome::Converged(mut found) => {
@@ -327,4 +450,89 @@ pub fn check_game(state: &JobState, game: Endgame) -> Result<()> {
         )));
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A version 1 job file (before [`PartialGame::kept`]) is read as one
+    /// that keeps nothing, every other field as it was.
+    #[test]
+    fn a_version_1_job_file_is_read_as_keeping_nothing() {
+        let included = vec![(0, 1, 0b11), (1, 0, 0b1)];
+        let old = JobFileV1 {
+            fingerprint: "fingerprint".to_owned(),
+            state: JobStateV1::Partial(PartialGameV1 {
+                key: (3, 1, 6, true),
+                rounds: 338,
+                seconds: 23_219.5,
+                value: 0.345,
+                bracket: (0.3451, 0.3452),
+                size: (376_135, 418_152, 1_677_755),
+                included: included.clone(),
+            }),
+        };
+        let payload = bincode::encode_to_vec(&old, bincode::config::standard()).unwrap();
+        let read = decode(&cache::frame(MAGIC, 1, &payload)).unwrap();
+        assert_eq!(
+            read,
+            JobFile {
+                fingerprint: "fingerprint".to_owned(),
+                state: JobState::Partial(PartialGame {
+                    key: (3, 1, 6, true),
+                    rounds: 338,
+                    seconds: 23_219.5,
+                    value: 0.345,
+                    bracket: (0.3451, 0.3452),
+                    size: (376_135, 418_152, 1_677_755),
+                    included,
+                    kept: [None, None],
+                }),
+            }
+        );
+        // Written again, it is a version 2 file that reads back the same.
+        assert_eq!(decode(&encode(&read).unwrap()).unwrap(), read);
+    }
+
+    /// A job cut off at a large restricted LP keeps both players' best
+    /// strategies with the bounds their opponents' best responses leave
+    /// (the sparse walk's, to rounding); the next job walks them again
+    /// instead of trusting the file, so a forged bound (player 1's kept
+    /// strategy claimed to guarantee him 1, which would pair with any
+    /// player 2's) does not end it, and it solves the game exactly.
+    #[test]
+    fn kept_strategies_are_walked_again_when_a_job_resumes() {
+        let game = Endgame::new(2, 1, 4, false).unwrap();
+        let options = LpOptions {
+            method: "ipm",
+            crossover: false,
+            ipm_finish_rows: 0,
+            ..LpOptions::default()
+        };
+        let method = Method::DoubleOracle;
+        let first = run(game, method, options, Some(Duration::ZERO), None).unwrap();
+        let JobState::Partial(mut cut) = first else {
+            panic!("not cut off")
+        };
+        let [Some(x), Some(y)] = &cut.kept else {
+            panic!("nothing kept: {:?}", cut.kept)
+        };
+        let cert = super::super::sparse::certify(game, &[x.entries.clone(), y.entries.clone()])
+            .unwrap()
+            .certificate;
+        assert!((cert.lower - x.bound).abs() < 1e-12, "{cert:?} {}", x.bound);
+        assert!((cert.upper - y.bound).abs() < 1e-12, "{cert:?} {}", y.bound);
+        assert!(y.bound - x.bound > 1e-3);
+        cut.kept[0].as_mut().unwrap().bound = 1.0;
+        let second = run(game, method, options, None, Some(&cut)).unwrap();
+        let JobState::Solved(solved) = second else {
+            panic!("not solved")
+        };
+        let solved = solved.restore_sparse().unwrap();
+        assert_eq!(
+            solved.exact.map(|f| f.to_string()),
+            Some("345/1696".to_owned())
+        );
+    }
 }

@@ -92,10 +92,14 @@ pub struct LpOptions {
     pub prune: Option<usize>,
     /// Where the interior point rounds without crossover end, a restricted
     /// LP of at least this many rows is finished by the interior point
-    /// method with crossover, each round's LP afresh, instead of the dual
-    /// simplex from the last basis ([`super::oracle`],
-    /// [`IPM_FINISH_ROWS`] by default).
+    /// method with crossover, each round's LP afresh and the player with
+    /// fewer hands completed, instead of the dual simplex from the last
+    /// basis ([`super::oracle`], [`IPM_FINISH_ROWS`] by default).
     pub ipm_finish_rows: usize,
+    /// In those rounds, the width within which the best strategies of
+    /// both players over the run end the double oracle
+    /// ([`PAIR_WIDTH`](super::oracle::PAIR_WIDTH) by default).
+    pub pair_width: f64,
 }
 
 /// The default [`LpOptions::ipm_finish_rows`]. The dual simplex from the
@@ -123,6 +127,7 @@ impl Default for LpOptions {
             lookahead: 0,
             prune: None,
             ipm_finish_rows: IPM_FINISH_ROWS,
+            pair_width: super::oracle::PAIR_WIDTH,
         }
     }
 }

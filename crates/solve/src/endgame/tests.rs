@@ -615,9 +615,17 @@ fn round_methods(options: LpOptions, known: [f64; 2]) -> Vec<&'static str> {
     use oracle::{solve_double_oracle_watched, OracleOutcome};
     let game = Endgame::new(2, 1, 4, false).unwrap();
     let mut methods = Vec::new();
-    let (done, _) = solve_double_oracle_watched(game, options, None, None, known, &mut |s, _| {
-        methods.push(s.method);
-    })
+    let (done, _) = solve_double_oracle_watched(
+        game,
+        options,
+        None,
+        None,
+        known,
+        [None, None],
+        &mut |s, _, _| {
+            methods.push(s.method);
+        },
+    )
     .unwrap();
     let OracleOutcome::Converged(found) = done else {
         panic!("not converged")
@@ -673,6 +681,142 @@ fn a_large_restricted_lp_is_finished_by_the_interior_point_method_with_crossover
     };
     assert_eq!(finish(0), "ipm with crossover");
     assert_eq!(finish(usize::MAX), "simplex");
+}
+
+/// A restricted game with one player completed
+/// ([`restricted::RestrictedGame::complete`]): the other's strategy from
+/// its LP is optimal against every strategy of the completed player, so
+/// that player's best response on the full game gains nothing over the
+/// restricted value, while the other way round it still does (his own
+/// sequences are few). On 2v1 four-sided normal and 2v2 three-sided wild,
+/// each player completed in turn, from the opening's defaults and from
+/// the restricted games of the double oracle's first rounds (where the
+/// completed player's new actions reach more of the opponent's tree).
+#[test]
+fn a_completed_player_cannot_gain_against_the_restricted_equilibrium() {
+    use gametab_games::dice::endgame::Player;
+    use restricted::{CallPayoffs, RestrictedGame, RestrictedLp};
+    for game in [
+        Endgame::new(2, 1, 4, false).unwrap(),
+        Endgame::new(2, 2, 3, true).unwrap(),
+    ] {
+        let payoffs = CallPayoffs::new(game);
+        // The restricted games of the oracle's first rounds.
+        let mut starts = vec![RestrictedGame::new(game).unwrap()];
+        for _ in 0..3 {
+            let mut next = starts.last().unwrap().clone();
+            let tree = next.tree();
+            let mut lp = RestrictedLp::new(LpOptions::default()).unwrap();
+            let s = lp.solve(&next, &tree, &payoffs).unwrap();
+            for player in Player::BOTH {
+                let other = &s.play[player.opponent().index()];
+                let response = oracle::best_response(game, &payoffs, player, other);
+                for &(h, a, hands) in &response.sequences {
+                    next.include(h, a, hands);
+                }
+            }
+            starts.push(next);
+        }
+        for (round, start) in starts.iter().enumerate() {
+            for player in Player::BOTH {
+                let mut restricted = start.clone();
+                restricted.tree();
+                let before = restricted.sequences();
+                let added = restricted.complete(player);
+                assert!(added > 0, "{game} {round} {player:?}: {added} of {before}");
+                assert_eq!(restricted.complete(player), 0);
+                let tree = restricted.tree();
+                let mut lp = RestrictedLp::new(LpOptions::default()).unwrap();
+                let s = lp.solve(&restricted, &tree, &payoffs).unwrap();
+                let responses = [
+                    oracle::best_response(game, &payoffs, Player::One, &s.play[1]),
+                    oracle::best_response(game, &payoffs, Player::Two, &s.play[0]),
+                ];
+                let gains = [responses[0].value - s.value, responses[1].value + s.value];
+                let (completed, other) = match player {
+                    Player::One => (gains[0], gains[1]),
+                    Player::Two => (gains[1], gains[0]),
+                };
+                assert!(
+                    completed.abs() <= 1e-12,
+                    "{game} {round} {player:?}: {gains:?}"
+                );
+                if round == 0 {
+                    assert!(other > 1e-3, "{game} {player:?}: {gains:?}");
+                }
+            }
+        }
+    }
+}
+
+/// In the rounds that finish a large restricted LP, the best strategies of
+/// both players over the run end the double oracle once their bracket is
+/// within the pair width: the pair returned is the one whose bounds the
+/// oracle tracked (the independent sparse walk finds the same bracket,
+/// each player's strategy from the round that gave his bound), and it
+/// brackets the exact value. Forced on 2v1 four-sided normal by a known
+/// narrow bracket (the finishing rounds from round 2 on) and a pair width
+/// of 2 (any bracket: payoffs are within 1 of 0); with the default width
+/// the same start ends at the exact value.
+#[test]
+fn the_best_pair_of_the_run_ends_the_finish_within_the_pair_width() {
+    use oracle::{solve_double_oracle_watched, OracleOutcome};
+    let game = Endgame::new(2, 1, 4, false).unwrap();
+    let exact = 345.0 / 1696.0;
+    let half = oracle::FINISH_WIDTH / 4.0;
+    let run = |pair_width| {
+        let options = LpOptions {
+            ipm_finish_rows: 0,
+            pair_width,
+            ..ipm_rounds()
+        };
+        let mut rounds = Vec::new();
+        let (done, _) = solve_double_oracle_watched(
+            game,
+            options,
+            None,
+            None,
+            [exact + half, exact - half],
+            [None, None],
+            &mut |s, _, _| rounds.push((s.method, s.bounds)),
+        )
+        .unwrap();
+        let OracleOutcome::Converged(found) = done else {
+            panic!("not converged")
+        };
+        (found, rounds)
+    };
+    let (found, rounds) = run(2.0);
+    assert_eq!(
+        rounds.iter().map(|r| r.0).collect::<Vec<_>>(),
+        ["ipm", "ipm with crossover"]
+    );
+    let [upper, lower] = found.state.bounds;
+    assert!(upper - lower > 1e-3, "{upper} {lower}");
+    // Each bound is the best of its player's over both rounds.
+    assert_eq!(
+        upper,
+        rounds.iter().map(|r| r.1[0]).fold(f64::INFINITY, f64::min)
+    );
+    assert_eq!(
+        lower,
+        rounds
+            .iter()
+            .map(|r| r.1[1])
+            .fold(f64::NEG_INFINITY, f64::max)
+    );
+    let entries = found.entries.map(|list| {
+        list.into_iter()
+            .map(|(i, h, a, p)| cache::entry_of(i, h, a, p))
+            .collect()
+    });
+    let cert = sparse::certify(game, &entries).unwrap().certificate;
+    assert!((cert.upper - upper).abs() < 1e-12, "{cert:?} {upper}");
+    assert!((cert.lower - lower).abs() < 1e-12, "{cert:?} {lower}");
+    assert!(lower <= exact + 1e-12 && exact < upper);
+    let (found, _) = run(oracle::PAIR_WIDTH);
+    let solved = certify_oracle(game, found).unwrap();
+    assert_eq!(solved.exact, Fraction::parse("345/1696"));
 }
 
 /// The double oracle's look-ahead (one and two steps a round) reaches the

@@ -287,7 +287,7 @@ pub fn describe(game: Endgame, state: &JobState, seconds: Option<f64>) -> String
             )
         }
         JobState::Partial(p) => format!(
-            "{game}: NOT solved yet: value in [{:.12}, {:.12}] after {} rounds and {:.0} s over all its jobs (last restricted LP {} x {}, {} nonzeros; {} sequences kept to resume from)",
+            "{game}: NOT solved yet: value in [{:.12}, {:.12}] after {} rounds and {:.0} s over all its jobs (last restricted LP {} x {}, {} nonzeros; {} sequences kept to resume from{})",
             p.bracket.0,
             p.bracket.1,
             p.rounds,
@@ -295,9 +295,24 @@ pub fn describe(game: Endgame, state: &JobState, seconds: Option<f64>) -> String
             p.size.0,
             p.size.1,
             p.size.2,
-            p.included.len()
+            p.included.len(),
+            kept_strategies(&p.kept)
         ),
     }
+}
+
+/// The best strategies a cut-off game keeps, as its line names them
+/// (empty when it keeps none): each with the bound it left when kept.
+fn kept_strategies(kept: &[Option<job::KeptStrategy>; 2]) -> String {
+    let named: Vec<String> = kept
+        .iter()
+        .zip(["player 1's (lower bound", "player 2's (upper bound"])
+        .filter_map(|(k, name)| k.as_ref().map(|k| format!("{name} {:.15})", k.bound)))
+        .collect();
+    if named.is_empty() {
+        return String::new();
+    }
+    format!(", and the best strategies of {}", named.join(" and "))
 }
 
 /// How often a job saves where it stands by default (`--checkpoint`): at

@@ -203,6 +203,41 @@ impl RestrictedGame {
         added
     }
 
+    /// Include every legal action of `player` at every node of the tree
+    /// where he moves, for the hands of his that reach it: his best
+    /// response to the opponent's extended strategy then never leaves the
+    /// restricted game (the opponent's defaults close it one step
+    /// beyond), so the restricted LP's strategy of the opponent is
+    /// optimal against every strategy of `player`, not only the included
+    /// ones. Returns how many sequences were new.
+    pub fn complete(&mut self, player: Player) -> usize {
+        // His new actions reach the opponent's included actions with more
+        // of his hands, and those reach his nodes further on: to a fixed
+        // point.
+        let mut added = 0;
+        loop {
+            let mut more = 0;
+            for node in self.tree() {
+                let h = node.history;
+                if self.game.to_move(h) != player {
+                    continue;
+                }
+                let hands = node.reach[player.index()];
+                if !h.is_empty() {
+                    more += self.include(h, Action::Call, hands);
+                }
+                let first = h.last().map_or(0, |l| l + 1);
+                for bid in first..self.game.bid_count() as u8 {
+                    more += self.include(h, Action::Bid(bid), hands);
+                }
+            }
+            if more == 0 {
+                return added;
+            }
+            added += more;
+        }
+    }
+
     /// Every included (history bits, action code, hands bits), by history
     /// then action (code 0 the call, `b + 1` the bid `b`): what a job file
     /// keeps of a game the budget cut off ([`RestrictedGame::from_included`]
