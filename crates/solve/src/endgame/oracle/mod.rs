@@ -325,9 +325,11 @@ pub fn solve_double_oracle_watched(
     let mut lp = RestrictedLp::new(options)?;
     let mut dropped = HashMap::new();
     let mut pruned_at = 0;
-    // In the rounds that finish a large restricted LP: the player every
-    // round completes (every action at every node of his in the tree).
+    // In the rounds that finish a large restricted LP: the player the
+    // first of them completes on a copy of the restricted game (every
+    // action at every node of his in the tree), once per run.
     let mut completing: Option<Player> = None;
+    let mut completed = false;
     // The best strategy of each player over this run's rounds at a large
     // restricted LP and the jobs before: player 1's by his lower bound,
     // player 2's by the upper bound.
@@ -341,16 +343,36 @@ pub fn solve_double_oracle_watched(
             });
         }
         let start = Instant::now();
-        if let Some(player) = completing {
-            let added = restricted.complete(player);
-            if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
-                eprintln!(
-                    "{game} round {rounds}: {added} sequences complete {}",
-                    match player {
-                        Player::One => "player 1",
-                        Player::Two => "player 2",
-                    }
-                );
+        if let (Some(player), false) = (completing, completed) {
+            completed = true;
+            let other = player.opponent();
+            // The other player's kept strategy already pairs with the best
+            // bound on this player's side: nothing to gain.
+            let pairs = best[other.index()].as_ref().is_some_and(|k| match other {
+                Player::One => k.bound >= best_bounds[0] - options.pair_width,
+                Player::Two => k.bound <= best_bounds[1] + options.pair_width,
+            });
+            if !pairs {
+                let kept = complete_for_the_other(game, &payoffs, &restricted, player, options)?;
+                if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
+                    eprintln!(
+                        "{game} round {rounds}: {player:?} completed on a copy, the other's strategy leaves bound {:.15} ({:.1} s)",
+                        kept.bound,
+                        start.elapsed().as_secs_f64()
+                    );
+                }
+                let better = best[other.index()].as_ref().is_none_or(|k| match other {
+                    Player::One => kept.bound > k.bound,
+                    Player::Two => kept.bound < k.bound,
+                });
+                let bounds = &mut best_bounds;
+                match other {
+                    Player::One => bounds[1] = bounds[1].max(kept.bound),
+                    Player::Two => bounds[0] = bounds[0].min(kept.bound),
+                }
+                if better {
+                    best[other.index()] = Some(kept);
+                }
             }
         }
         let tree = restricted.tree();
@@ -571,6 +593,38 @@ pub struct KeptPlay {
     pub value: f64,
     /// Its behaviour, sorted by (hand, history, action).
     pub entries: Vec<(usize, History, Action, f64)>,
+}
+
+/// The strategy of `player`'s opponent from the LP of a copy of
+/// `restricted` with `player` completed ([`RestrictedGame::complete`]):
+/// optimal against every strategy of `player`, so the bound his best
+/// response leaves is the LP's value, and exact where the opponent's
+/// restricted sequences reach the game's value.
+///
+/// # Errors
+/// HiGHS fails on the LP.
+fn complete_for_the_other(
+    game: Endgame,
+    payoffs: &CallPayoffs,
+    restricted: &RestrictedGame,
+    player: Player,
+    options: LpOptions,
+) -> Result<KeptPlay> {
+    let mut copy = restricted.clone();
+    copy.complete(player);
+    let tree = copy.tree();
+    let mut lp = RestrictedLp::new(options)?;
+    let solution = lp.solve(&copy, &tree, payoffs)?;
+    let other = player.opponent().index();
+    let response = best_response(game, payoffs, player, &solution.play[other]);
+    Ok(KeptPlay {
+        bound: match player {
+            Player::One => response.value,
+            Player::Two => -response.value,
+        },
+        value: solution.value,
+        entries: sorted_entries(&solution.play[other]),
+    })
 }
 
 /// A play's behaviour, sorted by (hand, history, action).
