@@ -92,9 +92,10 @@ pub struct LpOptions {
     pub prune: Option<usize>,
     /// Where the interior point rounds without crossover end, a restricted
     /// LP of at least this many rows is finished by the interior point
-    /// method with crossover, each round's LP afresh and the player with
-    /// fewer hands completed, instead of the dual simplex from the last
-    /// basis ([`super::oracle`], [`IPM_FINISH_ROWS`] by default).
+    /// method with crossover, each round's LP afresh (and once a run the
+    /// LP with the player with fewer hands completed), instead of the dual
+    /// simplex from the last basis ([`super::oracle`], [`IPM_FINISH_ROWS`]
+    /// by default).
     pub ipm_finish_rows: usize,
     /// In those rounds, the width within which the best strategies of
     /// both players over the run end the double oracle
