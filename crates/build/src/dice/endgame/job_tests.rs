@@ -249,3 +249,42 @@ fn a_job_cut_off_resumes_and_a_solved_one_is_kept() {
     );
     assert_eq!(fourth.state, second.state);
 }
+
+/// A cut-off game's line names the best strategies its job file keeps,
+/// each with its bound, and says nothing of them when none is kept.
+#[test]
+fn a_cut_off_games_line_names_its_kept_strategies() {
+    let game = Endgame::new(3, 1, 6, true).unwrap();
+    let mut partial = PartialGame {
+        key: (3, 1, 6, true),
+        rounds: 366,
+        seconds: 31_158.0,
+        value: 0.345,
+        bracket: (0.3451646090534, 0.345164609054),
+        size: (416_249, 453_391, 1_888_602),
+        included: vec![(0, 1, 1)],
+        kept: [None, None],
+    };
+    let bare = describe(game, &JobState::Partial(partial.clone()), None);
+    assert!(!bare.contains("best strategies"), "{bare}");
+    partial.kept[0] = Some(job::KeptStrategy {
+        bound: 0.345164609053465,
+        value: 0.345164609053498,
+        entries: vec![(0, 0, 1, 1.0)],
+    });
+    let one = describe(game, &JobState::Partial(partial.clone()), None);
+    assert!(
+        one.contains("and the best strategies of player 1's (lower bound 0.345164609053465))"),
+        "{one}"
+    );
+    partial.kept[1] = Some(job::KeptStrategy {
+        bound: 0.345164609054,
+        value: 0.345164609053498,
+        entries: Vec::new(),
+    });
+    let both = describe(game, &JobState::Partial(partial), None);
+    assert!(
+        both.contains("player 1's (lower bound 0.345164609053465) and player 2's (upper bound 0.345164609054000)"),
+        "{both}"
+    );
+}
