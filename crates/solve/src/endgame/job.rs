@@ -74,7 +74,8 @@ pub struct PartialGame {
 }
 
 /// A version 1 job file's [`PartialGame`]: nothing kept.
-#[derive(Encode, Decode)]
+#[derive(Decode)]
+#[cfg_attr(test, derive(Encode))]
 struct PartialGameV1 {
     key: (u8, u8, u8, bool),
     rounds: u32,
@@ -86,14 +87,16 @@ struct PartialGameV1 {
 }
 
 /// A version 1 job file's [`JobState`].
-#[derive(Encode, Decode)]
+#[derive(Decode)]
+#[cfg_attr(test, derive(Encode))]
 enum JobStateV1 {
     Solved(CachedGame),
     Partial(PartialGameV1),
 }
 
 /// A version 1 job file's [`JobFile`].
-#[derive(Encode, Decode)]
+#[derive(Decode)]
+#[cfg_attr(test, derive(Encode))]
 struct JobFileV1 {
     fingerprint: String,
     state: JobStateV1,

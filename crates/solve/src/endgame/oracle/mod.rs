@@ -329,11 +329,10 @@ pub fn solve_double_oracle_watched(
     let mut lp = RestrictedLp::new(options)?;
     let mut dropped = HashMap::new();
     let mut pruned_at = 0;
-    // In the rounds that finish a large restricted LP: the player the
-    // first of them completes on a copy of the restricted game (every
-    // action at every node of his in the tree), once per run.
-    let mut completing: Option<Player> = None;
-    let mut completed = false;
+    // The player the first round that finishes a large restricted LP
+    // completes on a copy of the restricted game (every action at every
+    // node of his in the tree), once per run: taken by that round.
+    let mut complete_once: Option<Player> = None;
     // The best strategy of each player over this run's rounds at a large
     // restricted LP and the jobs before: player 1's by his lower bound,
     // player 2's by the upper bound.
@@ -347,8 +346,7 @@ pub fn solve_double_oracle_watched(
             });
         }
         let start = Instant::now();
-        if let (Some(player), false) = (completing, completed) {
-            completed = true;
+        if let Some(player) = complete_once.take() {
             let other = player.opponent();
             // The other player's kept strategy already pairs with the best
             // bound on this player's side: nothing to gain.
@@ -506,7 +504,7 @@ pub fn solve_double_oracle_watched(
                 } else {
                     Player::Two
                 };
-                completing = Some(player);
+                complete_once = Some(player);
                 if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
                     eprintln!(
                         "{game} round {rounds}: the rounds left by the interior point method with crossover, the next one completing {player:?} on a copy (LP of {} rows, at least {})",
