@@ -749,6 +749,64 @@ fn a_completed_player_cannot_gain_against_the_restricted_equilibrium() {
     }
 }
 
+/// Cut to the support of an equilibrium strategy of his, a player keeps
+/// exactly the sequences it plays (realisation weight above the cut), and
+/// the opponent completed against that support makes an LP far smaller
+/// than the opponent completed on the whole restricted game, whose
+/// strategy of the first player is still exact: the opponent's best
+/// response gains nothing against it.
+#[test]
+fn a_player_completed_against_the_others_support_leaves_the_others_strategy_exact() {
+    use gametab_games::dice::endgame::Player;
+    use restricted::{CallPayoffs, RestrictedLp};
+    let game = Endgame::new(2, 1, 4, false).unwrap();
+    let exact = 345.0 / 1696.0;
+    let payoffs = CallPayoffs::new(game);
+    let (done, restricted) =
+        oracle::solve_double_oracle_from(game, LpOptions::default(), None, None).unwrap();
+    let oracle::OracleOutcome::Converged(found) = done else {
+        panic!("not converged")
+    };
+    for player in Player::BOTH {
+        let other = player.opponent();
+        let play = &found.entries[other.index()];
+        let mut cut = restricted.clone();
+        cut.tree();
+        let before = cut.sequences();
+        let dropped = cut.cut_to_support(other, play, oracle::SUPPORT_ABOVE);
+        assert!(dropped > 0, "{player:?}: nothing outside the support");
+        assert_eq!(cut.sequences(), before - dropped);
+        // What is left of his is what he plays: cutting again drops nothing.
+        assert_eq!(cut.cut_to_support(other, play, oracle::SUPPORT_ABOVE), 0);
+        // Above every weight: nothing of his is left; his opponent's
+        // sequences are untouched.
+        let mut none = cut.clone();
+        let his = none.cut_to_support(other, play, 1.0 + 1e-9);
+        assert!(his > 0 && none.sequences() == before - dropped - his);
+        assert!(none.actions(History::EMPTY).is_empty() == (other == Player::One));
+        let size = |mut g: restricted::RestrictedGame| {
+            g.complete(player);
+            let tree = g.tree();
+            let mut lp = RestrictedLp::new(LpOptions::default()).unwrap();
+            let s = lp.solve(&g, &tree, &payoffs).unwrap();
+            (g.sequences(), s)
+        };
+        let (whole, _) = size(restricted.clone());
+        let (on_support, s) = size(cut);
+        assert!(on_support < whole, "{player:?}: {on_support} of {whole}");
+        let response = oracle::best_response(game, &payoffs, player, &s.play[other.index()]);
+        let bound = match player {
+            Player::One => response.value,
+            Player::Two => -response.value,
+        };
+        assert!(
+            (bound - exact).abs() <= 1e-12,
+            "{player:?}: {bound} {exact}"
+        );
+        assert!((s.value - exact).abs() <= 1e-12, "{player:?}: {}", s.value);
+    }
+}
+
 /// In the rounds that finish a large restricted LP, the best strategies of
 /// both players over the run end the double oracle once their bracket is
 /// within the pair width: the pair returned is the one whose bounds the

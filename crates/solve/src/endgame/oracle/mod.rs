@@ -259,17 +259,24 @@ pub fn solve_double_oracle(
 /// point method with crossover, each round's LP solved afresh to a basic
 /// optimal solution: the simplex's repair of its basis after each round's
 /// new sequences is what costs there ([`super::lp::IPM_FINISH_ROWS`]).
-/// The first of those rounds in a run also solves, once, the LP of a copy
-/// of the restricted game with the player with fewer hands completed
+/// The first of those rounds in a run also solves, once, the LPs of two
+/// copies of the restricted game, each with one player completed
 /// ([`RestrictedGame::complete`]: every action of his at every node of
-/// his in the tree), unless the other player's kept strategy already
-/// pairs: the other player's strategy there is optimal against all of
-/// his, not only against the sequences best responses brought, and exact
-/// where the other's restricted sequences reach the game's value. Measured
-/// on 3v1 six-sided wild, where every vertex of player 1's left player 2's
-/// best response 1e-2 to 4e-2 in each of 27 rounds: the copy (1,580,079
-/// rows) took 1,612 s, and player 2's best response gained 3.4e-14 against
-/// its strategy of player 1's (`docs/development.md`). The rounds end as
+/// his in the tree) and the other cut to the support of his best
+/// strategy so far ([`RestrictedGame::cut_to_support`]), the player with
+/// fewer hands first; a copy is skipped where the other player's kept
+/// strategy already pairs, and the player with more hands is completed
+/// only on a support. The other player's strategy there is optimal
+/// against all of the completed player's, not only against the sequences
+/// best responses brought, and exact where its support holds an
+/// equilibrium's. Measured on 3v1 six-sided wild, where every vertex of
+/// player 1's left player 2's best response 1e-2 to 4e-2 in each of 27
+/// rounds: player 2 completed on the whole restricted game (1,580,079
+/// rows) took 1,612 s, and player 2's best response gained 3.4e-14
+/// against its strategy of player 1's; player 1 completed against player
+/// 2's support (145,412 rows) took 65 s, and player 1's best response
+/// gained 1.7e-13 against its strategy of player 2's
+/// (`docs/development.md`). The rounds end as
 /// every round does, or when the best strategies of the two players over
 /// the run (and the jobs before, `kept`) bracket the value within
 /// [`LpOptions::pair_width`] ([`PAIR_WIDTH`]).
@@ -329,10 +336,11 @@ pub fn solve_double_oracle_watched(
     let mut lp = RestrictedLp::new(options)?;
     let mut dropped = HashMap::new();
     let mut pruned_at = 0;
-    // The player the first round that finishes a large restricted LP
-    // completes on a copy of the restricted game (every action at every
-    // node of his in the tree), once per run: taken by that round.
-    let mut complete_once: Option<Player> = None;
+    // The players the first round that finishes a large restricted LP
+    // completes, each on a copy of the restricted game (every action at
+    // every node of his in the tree, the opponent cut to the support of
+    // his best strategy), once per run: taken by that round.
+    let mut complete_once: Vec<Player> = Vec::new();
     // The best strategy of each player over this run's rounds at a large
     // restricted LP and the jobs before: player 1's by his lower bound,
     // player 2's by the upper bound.
@@ -345,8 +353,7 @@ pub fn solve_double_oracle_watched(
                 reason: format!("did not settle in {MAX_ROUNDS} rounds"),
             });
         }
-        let start = Instant::now();
-        if let Some(player) = complete_once.take() {
+        for player in std::mem::take(&mut complete_once) {
             let other = player.opponent();
             // The other player's kept strategy already pairs with the best
             // bound on this player's side: nothing to gain.
@@ -354,24 +361,42 @@ pub fn solve_double_oracle_watched(
                 Player::One => k.bound >= best_bounds[0] - options.pair_width,
                 Player::Two => k.bound <= best_bounds[1] + options.pair_width,
             });
-            if !pairs {
-                let kept = complete_for_the_other(game, &payoffs, &restricted, player, options)?;
-                if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
-                    eprintln!(
-                        "{game} round {rounds}: {player:?} completed on a copy, the other's strategy leaves bound {:.15} ({:.1} s)",
-                        kept.bound,
-                        start.elapsed().as_secs_f64()
-                    );
-                }
-                match other {
-                    Player::One => best_bounds[1] = best_bounds[1].max(kept.bound),
-                    Player::Two => best_bounds[0] = best_bounds[0].min(kept.bound),
-                }
-                if improves(&best, other.index(), kept.bound) {
-                    best[other.index()] = Some(kept);
-                }
+            let support = best[other.index()].as_ref();
+            // The player with more hands complete on the whole restricted
+            // game would be far larger (3v1 six-sided wild: 7.2 million
+            // sequences): only on a support.
+            let larger = payoffs.hands(player) > payoffs.hands(other);
+            if pairs || (larger && support.is_none()) {
+                continue;
+            }
+            let start = Instant::now();
+            let (kept, size) =
+                complete_for_the_other(game, &payoffs, &restricted, player, support, options)?;
+            lp_time += start.elapsed();
+            if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
+                eprintln!(
+                    "{game} round {rounds}: {player:?} completed on a copy{}, LP {} x {} ({} nonzeros), the other's strategy leaves bound {:.15} ({:.1} s)",
+                    if support.is_some() {
+                        ", the other cut to his best strategy's support"
+                    } else {
+                        ""
+                    },
+                    size.rows,
+                    size.columns,
+                    size.nonzeros,
+                    kept.bound,
+                    start.elapsed().as_secs_f64()
+                );
+            }
+            match other {
+                Player::One => best_bounds[1] = best_bounds[1].max(kept.bound),
+                Player::Two => best_bounds[0] = best_bounds[0].min(kept.bound),
+            }
+            if improves(&best, other.index(), kept.bound) {
+                best[other.index()] = Some(kept);
             }
         }
+        let start = Instant::now();
         let tree = restricted.tree();
         if !options.warm_start {
             lp.reset()?;
@@ -499,16 +524,17 @@ pub fn solve_double_oracle_watched(
             };
             if by_ipm {
                 lp.finish_by_interior_point(options)?;
-                let player = if payoffs.hands(Player::One) < payoffs.hands(Player::Two) {
-                    Player::One
+                // The player with fewer hands first (his completion is the
+                // smaller), then the other.
+                complete_once = if payoffs.hands(Player::One) < payoffs.hands(Player::Two) {
+                    vec![Player::One, Player::Two]
                 } else {
-                    Player::Two
+                    vec![Player::Two, Player::One]
                 };
-                complete_once = Some(player);
                 if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
                     eprintln!(
-                        "{game} round {rounds}: the rounds left by the interior point method with crossover, the next one completing {player:?} on a copy (LP of {} rows, at least {})",
-                        solution.size.rows, options.ipm_finish_rows
+                        "{game} round {rounds}: the rounds left by the interior point method with crossover, the next one completing {:?} then {:?} on copies (LP of {} rows, at least {})",
+                        complete_once[0], complete_once[1], solution.size.rows, options.ipm_finish_rows
                     );
                 }
                 continue;
@@ -598,11 +624,26 @@ fn improves(best: &Kept, player: usize, bound: f64) -> bool {
     })
 }
 
+/// Realisation weight above which a sequence is in the support of a kept
+/// strategy ([`RestrictedGame::cut_to_support`]) when the other player is
+/// completed against it. The kept strategies of large games come from the
+/// interior point method's rounds (tolerance 1e-7), whose centre gives
+/// every included sequence some weight: on 3v1 six-sided wild, player 2's
+/// kept strategy reached 29,269 of his included sequences above 1e-9,
+/// 14,087 above 1e-6 and 13,846 above 1e-4, and player 1 completed
+/// against the 1e-6 support made an LP of 145,412 x 665,669 solved in
+/// 65 s whose strategy of player 2 was exact to 1.7e-13
+/// (`docs/development.md`). A support cut too small costs only a wider
+/// bound: the bound is the best response's, whatever the cut.
+pub const SUPPORT_ABOVE: f64 = 1e-6;
+
 /// The strategy of `player`'s opponent from the LP of a copy of
-/// `restricted` with `player` completed ([`RestrictedGame::complete`]):
-/// optimal against every strategy of `player`, so the bound his best
-/// response leaves is the LP's value, and exact where the opponent's
-/// restricted sequences reach the game's value.
+/// `restricted` with `player` completed ([`RestrictedGame::complete`]),
+/// after cutting the opponent to the support of `support` (his best
+/// strategy so far, [`SUPPORT_ABOVE`]) when given: optimal against every
+/// strategy of `player`, so the bound his best response leaves is the
+/// LP's value, and exact where the opponent's sequences left hold an
+/// equilibrium's. With the strategy, the LP's size.
 ///
 /// # Errors
 /// HiGHS fails on the LP.
@@ -611,23 +652,28 @@ fn complete_for_the_other(
     payoffs: &CallPayoffs,
     restricted: &RestrictedGame,
     player: Player,
+    support: Option<&KeptPlay>,
     options: LpOptions,
-) -> Result<KeptPlay> {
+) -> Result<(KeptPlay, LpSize)> {
     let mut copy = restricted.clone();
+    if let Some(k) = support {
+        copy.cut_to_support(player.opponent(), &k.entries, SUPPORT_ABOVE);
+    }
     copy.complete(player);
     let tree = copy.tree();
     let mut lp = RestrictedLp::new(options)?;
     let solution = lp.solve(&copy, &tree, payoffs)?;
     let other = player.opponent().index();
     let response = best_response(game, payoffs, player, &solution.play[other]);
-    Ok(KeptPlay {
+    let kept = KeptPlay {
         bound: match player {
             Player::One => response.value,
             Player::Two => -response.value,
         },
         value: solution.value,
         entries: sorted_entries(&solution.play[other]),
-    })
+    };
+    Ok((kept, solution.size))
 }
 
 /// A play's behaviour, sorted by (hand, history, action).
