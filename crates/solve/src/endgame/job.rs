@@ -290,13 +290,18 @@ fn kept_strategies(kept: &oracle::Kept) -> [Option<KeptStrategy>; 2] {
     })
 }
 
-/// A job file's kept strategies as the oracle's, each bound walked again
-/// on the full game (the sparse certificate's best responses, against the
-/// kept strategy alone): nothing read is trusted.
+/// A job file's kept strategies, each bound walked again on the full game
+/// (the sparse certificate's best responses, against the kept strategy
+/// alone) and put in place of the one read: what a job resumes from and
+/// what `gametab dice endgame gather` compares, since nothing read is
+/// trusted.
 ///
 /// # Errors
 /// A kept strategy that is no strategy of its player in `game`.
-fn checked_kept(game: Endgame, kept: &[Option<KeptStrategy>; 2]) -> Result<oracle::Kept> {
+pub fn walk_kept(
+    game: Endgame,
+    kept: &[Option<KeptStrategy>; 2],
+) -> Result<[Option<KeptStrategy>; 2]> {
     if kept.iter().all(Option::is_none) {
         return Ok([None, None]);
     }
@@ -305,17 +310,27 @@ fn checked_kept(game: Endgame, kept: &[Option<KeptStrategy>; 2]) -> Result<oracl
         .map(|k| k.as_ref().map_or_else(Vec::new, |k| k.entries.clone()));
     let cert = super::sparse::certify(game, &entries)?.certificate;
     let bounds = [cert.lower, cert.upper];
-    let mut out = [None, None];
-    for (player, k) in kept.iter().enumerate() {
+    let mut out = kept.clone();
+    for (k, bound) in out.iter_mut().zip(bounds) {
         if let Some(k) = k {
-            out[player] = Some(oracle::KeptPlay {
-                bound: bounds[player],
-                value: k.value,
-                entries: k.entries.iter().map(|&e| cache::play_entry(e)).collect(),
-            });
+            k.bound = bound;
         }
     }
     Ok(out)
+}
+
+/// [`walk_kept`], as the oracle's kept strategies.
+///
+/// # Errors
+/// As [`walk_kept`].
+fn checked_kept(game: Endgame, kept: &[Option<KeptStrategy>; 2]) -> Result<oracle::Kept> {
+    Ok(walk_kept(game, kept)?.map(|k| {
+        k.map(|k| oracle::KeptPlay {
+            bound: k.bound,
+            value: k.value,
+            entries: k.entries.iter().map(|&e| cache::play_entry(e)).collect(),
+        })
+    }))
 }
 
 /// Solve `game` by `method` within `budget` (the double oracle stops after

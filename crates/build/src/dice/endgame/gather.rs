@@ -3,7 +3,12 @@
 //! keeping for each game the file furthest along. A solved game (certified
 //! again) beats one not solved yet; of two unsolved ones the narrower
 //! bracket wins, and at equal brackets the one with more time over all its
-//! jobs; a tie keeps the cache's own. A file that cannot be used is named,
+//! jobs; a tie keeps the cache's own. Of two unsolved files, the one kept
+//! also takes the other's strategy of a player where it is the better
+//! (each player's best strategy is what a job pairs to end a large game;
+//! both bounds walked again, nothing read trusted) and the narrower of
+//! their bounds: jobs of one game on several machines add up instead of
+//! one winning. A file that cannot be used is named,
 //! never copied, and fails the command after every other file is gathered;
 //! a copy is written through a temporary file and a rename, so a cache
 //! never holds half a job file.
@@ -17,7 +22,9 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 
 use gametab_games::dice::endgame::Endgame;
-use gametab_solve::endgame::job::{file_name, game_of_file_name};
+use gametab_solve::endgame::job::{
+    self as job_file, file_name, game_of_file_name, walk_kept, JobFile, JobState, KeptStrategy,
+};
 
 use super::job::{find, fingerprint, job_dir, method_and_options, Found};
 use crate::error::{Error, Result};
@@ -155,6 +162,68 @@ fn same_file(a: &Path, b: &Path) -> bool {
     }
 }
 
+/// The restricted game of the job file at `path`, its kept strategies'
+/// bounds walked again ([`walk_kept`]).
+fn walked_partial(game: Endgame, path: &Path) -> std::result::Result<JobFile, String> {
+    let why = |e: &dyn std::fmt::Display| format!("{}: {e}", path.display());
+    let mut file = job_file::load(path)
+        .map_err(|e| why(&e))?
+        .ok_or_else(|| format!("{}: no such file", path.display()))?;
+    if let JobState::Partial(p) = &mut file.state {
+        p.kept = walk_kept(game, &p.kept).map_err(|e| why(&e))?;
+    }
+    Ok(file)
+}
+
+/// Whether `a` is a better strategy of `player` (0 or 1) than `b` (or `b`
+/// is none): player 1's by a greater lower bound, player 2's by a smaller
+/// upper bound.
+fn better(player: usize, a: &KeptStrategy, b: Option<&KeptStrategy>) -> bool {
+    b.is_none_or(|b| {
+        if player == 0 {
+            a.bound > b.bound
+        } else {
+            a.bound < b.bound
+        }
+    })
+}
+
+/// `base` (the job file kept) with what `other` (the other file of the
+/// game) holds better: each player's kept strategy where the other's
+/// walked bound is the better, and the bracket narrowed by the other's
+/// and by both walked bounds. Returns what was taken, for the line, or
+/// `None` when nothing was.
+fn merge_partial(base: &mut JobFile, other: &JobFile) -> Option<String> {
+    let (JobState::Partial(b), JobState::Partial(o)) = (&mut base.state, &other.state) else {
+        return None;
+    };
+    let mut taken = Vec::new();
+    for (player, name) in [(0, "player 1's strategy"), (1, "player 2's strategy")] {
+        if let Some(k) = &o.kept[player] {
+            if better(player, k, b.kept[player].as_ref()) {
+                let side = if player == 0 { "lower" } else { "upper" };
+                taken.push(format!("{name} ({side} bound {:.15})", k.bound));
+                b.kept[player] = Some(k.clone());
+            }
+        }
+    }
+    let mut bracket = (b.bracket.0.max(o.bracket.0), b.bracket.1.min(o.bracket.1));
+    if let Some(x) = &b.kept[0] {
+        bracket.0 = bracket.0.max(x.bound);
+    }
+    if let Some(y) = &b.kept[1] {
+        bracket.1 = bracket.1.min(y.bound);
+    }
+    if bracket.1 - bracket.0 < b.bracket.1 - b.bracket.0 {
+        taken.push(format!(
+            "the bracket [{:.15}, {:.15}]",
+            bracket.0, bracket.1
+        ));
+        b.bracket = bracket;
+    }
+    (!taken.is_empty()).then(|| taken.join(", "))
+}
+
 /// Run `gametab dice endgame gather`: a line per job file found.
 ///
 /// # Errors
@@ -193,7 +262,48 @@ pub fn run(args: GatherArgs, out: &mut dyn Write) -> Result<()> {
                 continue;
             }
             let held = Standing::of(game, &dest);
-            if offered.cmp_along(&held) == Ordering::Greater {
+            let offered_wins = offered.cmp_along(&held) == Ordering::Greater;
+            // Two restricted games of the game: the one kept takes what
+            // the other holds better.
+            let merged = match (&offered, &held) {
+                (Standing::Partial { .. }, Standing::Partial { .. }) => {
+                    let (base, other) = if offered_wins {
+                        (&source, &dest)
+                    } else {
+                        (&dest, &source)
+                    };
+                    match (walked_partial(game, base), walked_partial(game, other)) {
+                        (Ok(mut base), Ok(other)) => {
+                            merge_partial(&mut base, &other).map(|taken| (base, taken))
+                        }
+                        (Err(why), _) | (_, Err(why)) => {
+                            let problem = format!("{game}: not merged, {why}");
+                            writeln!(out, "{problem}")?;
+                            problems.push(problem);
+                            continue;
+                        }
+                    }
+                }
+                _ => None,
+            };
+            if let Some((file, taken)) = merged {
+                let bytes = job_file::encode(&file)?;
+                write_atomically(&dest, &bytes)?;
+                let (kept, other) = if offered_wins {
+                    (&source, &dest)
+                } else {
+                    (&dest, &source)
+                };
+                writeln!(
+                    out,
+                    "{game}: merged into {}: {} ({}), with {taken} from {} ({})",
+                    dest.display(),
+                    kept.display(),
+                    if offered_wins { &offered } else { &held },
+                    other.display(),
+                    if offered_wins { &held } else { &offered },
+                )?;
+            } else if offered_wins {
                 let bytes = std::fs::read(&source).map_err(|e| Error::io("read", &source, e))?;
                 std::fs::create_dir_all(&dest_dir)
                     .map_err(|e| Error::io("create", &dest_dir, e))?;
@@ -377,5 +487,113 @@ mod tests {
             3,
             "{text}"
         );
+    }
+
+    /// Two unsolved files of one game, each with one player's kept
+    /// strategy: the file kept (the narrower bracket) takes the other's
+    /// strategy, both bounds walked again (a false bound in a file is not
+    /// believed), and the bracket they give; gathered again, nothing more
+    /// is taken and the file stays as it is.
+    #[test]
+    fn gather_merges_each_players_best_strategy() {
+        use gametab_solve::endgame::{sparse, LpOptions, Method};
+        let game = Endgame::new(2, 1, 4, false).unwrap();
+        let options = LpOptions {
+            method: "ipm",
+            crossover: false,
+            ipm_finish_rows: 0,
+            ..LpOptions::default()
+        };
+        let run = tempfile::tempdir().unwrap();
+        super::super::job::solve_job(
+            game,
+            run.path(),
+            Method::DoubleOracle,
+            options,
+            Some(Duration::ZERO),
+        )
+        .unwrap();
+        let path = run.path().join(file_name(game));
+        let file = job_file::load(&path).unwrap().unwrap();
+        let JobState::Partial(p) = &file.state else {
+            panic!("not a partial job");
+        };
+        let [Some(x), Some(y)] = p.kept.clone() else {
+            panic!("nothing kept: {:?}", p.kept);
+        };
+        let cert = sparse::certify(game, &[x.entries.clone(), y.entries.clone()])
+            .unwrap()
+            .certificate;
+        let with = |kept: [Option<KeptStrategy>; 2], bracket: (f64, f64)| {
+            let mut f = file.clone();
+            let JobState::Partial(p) = &mut f.state else {
+                unreachable!()
+            };
+            p.kept = kept;
+            p.bracket = bracket;
+            f
+        };
+        // Machine A: player 1's strategy, a wide bracket. Machine B: player
+        // 2's, its bound in the file false (better than it is), a narrower
+        // bracket.
+        let (a, b) = (tempfile::tempdir().unwrap(), tempfile::tempdir().unwrap());
+        let false_y = KeptStrategy {
+            bound: cert.upper - 0.25,
+            ..y.clone()
+        };
+        let file_a = with([Some(x.clone()), None], (-2.0, 2.0));
+        let file_b = with([None, Some(false_y)], (-1.0, 1.0));
+        std::fs::write(
+            a.path().join(file_name(game)),
+            job_file::encode(&file_a).unwrap(),
+        )
+        .unwrap();
+        std::fs::write(
+            b.path().join(file_name(game)),
+            job_file::encode(&file_b).unwrap(),
+        )
+        .unwrap();
+
+        let cache = tempfile::tempdir().unwrap();
+        let dest = job_dir(cache.path()).join(file_name(game));
+        let (result, text) = gather(&[a.path()], cache.path());
+        result.unwrap();
+        assert!(text.starts_with("2v1 4-sided normal: copied "), "{text}");
+        let (result, text) = gather(&[b.path()], cache.path());
+        result.unwrap();
+        assert!(
+            text.starts_with("2v1 4-sided normal: merged into ")
+                && text.contains("with player 1's strategy (lower bound ")
+                && text.contains("the bracket ["),
+            "{text}"
+        );
+        let merged = job_file::load(&dest).unwrap().unwrap();
+        let JobState::Partial(m) = &merged.state else {
+            panic!("not a partial job");
+        };
+        let [Some(mx), Some(my)] = &m.kept else {
+            panic!("not both kept: {:?}", m.kept);
+        };
+        assert_eq!(mx.entries, x.entries);
+        assert_eq!(my.entries, y.entries);
+        assert_eq!((mx.bound, my.bound), (cert.lower, cert.upper));
+        assert_eq!(
+            m.bracket,
+            ((-1.0f64).max(cert.lower), 1.0f64.min(cert.upper))
+        );
+        assert_eq!(m.included, p.included);
+
+        // Nothing better in either file now: kept, byte for byte.
+        let before = std::fs::read(&dest).unwrap();
+        let (result, text) = gather(&[a.path(), b.path()], cache.path());
+        result.unwrap();
+        assert_eq!(
+            text.lines()
+                .filter(|l| l.starts_with("2v1 4-sided normal: kept "))
+                .count(),
+            2,
+            "{text}"
+        );
+        assert_eq!(std::fs::read(&dest).unwrap(), before);
     }
 }
