@@ -807,6 +807,60 @@ fn a_player_completed_against_the_others_support_leaves_the_others_strategy_exac
     }
 }
 
+/// A run that starts at a large restricted LP (a resumed job) completes
+/// both players on copies after its first round, whatever its bracket,
+/// and the run still ends at the exact value; a run below the size
+/// completes nobody.
+#[test]
+fn a_run_resumed_at_a_large_restricted_lp_completes_both_players_after_its_first_round() {
+    use gametab_games::dice::endgame::Player;
+    use oracle::{solve_double_oracle_watched, OracleOutcome};
+    use restricted::{CallPayoffs, RestrictedGame, RestrictedLp};
+    let game = Endgame::new(2, 1, 4, false).unwrap();
+    let payoffs = CallPayoffs::new(game);
+    // The restricted game after three rounds of the plain oracle: far
+    // from the equilibrium.
+    let mut start = RestrictedGame::new(game).unwrap();
+    for _ in 0..3 {
+        let tree = start.tree();
+        let mut lp = RestrictedLp::new(LpOptions::default()).unwrap();
+        let s = lp.solve(&start, &tree, &payoffs).unwrap();
+        for player in Player::BOTH {
+            let other = &s.play[player.opponent().index()];
+            let response = oracle::best_response(game, &payoffs, player, other);
+            for &(h, a, hands) in &response.sequences {
+                start.include(h, a, hands);
+            }
+        }
+    }
+    for (large, completions) in [(0, [0, 2]), (usize::MAX, [0, 0])] {
+        let options = LpOptions {
+            ipm_finish_rows: large,
+            ..ipm_rounds()
+        };
+        let mut seen = Vec::new();
+        let (done, _) = solve_double_oracle_watched(
+            game,
+            options,
+            None,
+            Some(start.clone()),
+            OPEN,
+            [None, None],
+            &mut |s, _, _| seen.push((s.best_bounds, s.completions)),
+        )
+        .unwrap();
+        assert!(seen.len() >= 2, "{seen:?}");
+        let [upper, lower] = seen[0].0;
+        assert!(upper - lower > oracle::FINISH_WIDTH, "{seen:?}");
+        assert_eq!([seen[0].1, seen[1].1], completions, "{seen:?}");
+        let OracleOutcome::Converged(found) = done else {
+            panic!("not converged")
+        };
+        let solved = certify_oracle(game, found).unwrap();
+        assert_eq!(solved.exact, Fraction::parse("345/1696"));
+    }
+}
+
 /// In the rounds that finish a large restricted LP, the best strategies of
 /// both players over the run end the double oracle once their bracket is
 /// within the pair width: the pair returned is the one whose bounds the

@@ -122,6 +122,10 @@ pub struct OracleState {
     pub highs_time: Duration,
     /// Time spent in the best-response walks.
     pub response_time: Duration,
+    /// Copies with one player completed solved so far in the run (each
+    /// giving the other player's strategy against all of his,
+    /// [`RestrictedGame::complete`]).
+    pub completions: u32,
 }
 
 /// What the double oracle found: the equilibrium.
@@ -336,11 +340,19 @@ pub fn solve_double_oracle_watched(
     let mut lp = RestrictedLp::new(options)?;
     let mut dropped = HashMap::new();
     let mut pruned_at = 0;
-    // The players the first round that finishes a large restricted LP
-    // completes, each on a copy of the restricted game (every action at
-    // every node of his in the tree, the opponent cut to the support of
-    // his best strategy), once per run: taken by that round.
+    // The players the next round completes, each on a copy of the
+    // restricted game (every action at every node of his in the tree, the
+    // opponent cut to the support of his best strategy): set by the first
+    // round of a run at a large restricted LP and by the round that ends
+    // the interior point rounds there, taken by the round after.
     let mut complete_once: Vec<Player> = Vec::new();
+    let mut completed = false;
+    let mut completions = 0;
+    let completion_order = if payoffs.hands(Player::One) < payoffs.hands(Player::Two) {
+        vec![Player::One, Player::Two]
+    } else {
+        vec![Player::Two, Player::One]
+    };
     // The best strategy of each player over this run's rounds at a large
     // restricted LP and the jobs before: player 1's by his lower bound,
     // player 2's by the upper bound.
@@ -370,12 +382,33 @@ pub fn solve_double_oracle_watched(
                 continue;
             }
             let start = Instant::now();
-            let (kept, size) =
+            let done =
                 complete_for_the_other(game, &payoffs, &restricted, player, support, options)?;
             lp_time += start.elapsed();
+            let (kept, size, his) = match done {
+                Completion::Solved(kept, size, his) => {
+                    completions += 1;
+                    (kept, size, his)
+                }
+                Completion::TooLarge(sequences) => {
+                    if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
+                        eprintln!(
+                            "{game} round {rounds}: {player:?} completed on a copy would be {sequences} sequences, more than {COMPLETE_AT_MOST}: not solved"
+                        );
+                    }
+                    continue;
+                }
+            };
+            // What the completed player plays there is his best answer to
+            // the other's whole support: it comes in as a best response's
+            // sequences do.
+            let brought: usize = his
+                .iter()
+                .map(|&(h, a, hands)| restricted.include(h, a, hands))
+                .sum();
             if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
                 eprintln!(
-                    "{game} round {rounds}: {player:?} completed on a copy{}, LP {} x {} ({} nonzeros), the other's strategy leaves bound {:.15} ({:.1} s)",
+                    "{game} round {rounds}: {player:?} completed on a copy{}, LP {} x {} ({} nonzeros), the other's strategy leaves bound {:.15}, {brought} sequences of his brought in ({:.1} s)",
                     if support.is_some() {
                         ", the other cut to his best strategy's support"
                     } else {
@@ -461,6 +494,7 @@ pub fn solve_double_oracle_watched(
             lp_time,
             highs_time,
             response_time,
+            completions,
         };
         let improving = gains.iter().any(|&g| g > IMPROVEMENT);
         if options
@@ -526,11 +560,8 @@ pub fn solve_double_oracle_watched(
                 lp.finish_by_interior_point(options)?;
                 // The player with fewer hands first (his completion is the
                 // smaller), then the other.
-                complete_once = if payoffs.hands(Player::One) < payoffs.hands(Player::Two) {
-                    vec![Player::One, Player::Two]
-                } else {
-                    vec![Player::Two, Player::One]
-                };
+                complete_once.clone_from(&completion_order);
+                completed = true;
                 if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
                     eprintln!(
                         "{game} round {rounds}: the rounds left by the interior point method with crossover, the next one completing {:?} then {:?} on copies (LP of {} rows, at least {})",
@@ -588,6 +619,22 @@ pub fn solve_double_oracle_watched(
                 return Ok((OracleOutcome::Converged(solution), restricted));
             }
         }
+        if large && !completed && !options.crossover {
+            // The first round of a run at a large restricted LP: a job
+            // resumed there has usually stalled in the interior point
+            // rounds (2v2 six-sided wild: a bracket 2e-4 wide for twenty
+            // rounds), and the copies give each player's strategy against
+            // all of the other's, where the rounds' centres give bounds
+            // as wide as the bracket.
+            complete_once.clone_from(&completion_order);
+            completed = true;
+            if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
+                eprintln!(
+                    "{game} round {rounds}: the first round of the run at a large restricted LP, the next one completing {:?} then {:?} on copies",
+                    complete_once[0], complete_once[1]
+                );
+            }
+        }
         if deadline.is_some_and(|d| Instant::now() >= d) {
             return Ok((OracleOutcome::OutOfTime(state), restricted));
         }
@@ -637,13 +684,37 @@ fn improves(best: &Kept, player: usize, bound: f64) -> bool {
 /// bound: the bound is the best response's, whatever the cut.
 pub const SUPPORT_ABOVE: f64 = 1e-6;
 
+/// Most sequences a completed copy may hold ([`complete_for_the_other`]):
+/// a larger one is not solved. Measured on the six-sided wild games:
+/// player 2 completed on all of 3v1's restricted game was 1,658,563
+/// sequences, solved in 1,551 s at a peak of 3.1 GiB; player 1 completed
+/// against player 2's support there 2,067,388 sequences, 336 s; player 1
+/// completed against player 2's support in 2v2 was 2,666,502 sequences,
+/// and HiPO had not solved its LP after 45 minutes (`docs/development.md`).
+/// A bound between them, a guard against a run spent on one LP, not a
+/// tuned one.
+pub const COMPLETE_AT_MOST: usize = 2_500_000;
+
+/// What [`complete_for_the_other`] made of a copy.
+enum Completion {
+    /// The opponent's strategy, the LP's size, the completed player's
+    /// support there.
+    Solved(KeptPlay, LpSize, Vec<(History, Action, HandSet)>),
+    /// The copy would hold this many sequences, more than
+    /// [`COMPLETE_AT_MOST`]: not solved.
+    TooLarge(usize),
+}
+
 /// The strategy of `player`'s opponent from the LP of a copy of
 /// `restricted` with `player` completed ([`RestrictedGame::complete`]),
 /// after cutting the opponent to the support of `support` (his best
 /// strategy so far, [`SUPPORT_ABOVE`]) when given: optimal against every
 /// strategy of `player`, so the bound his best response leaves is the
 /// LP's value, and exact where the opponent's sequences left hold an
-/// equilibrium's. With the strategy, the LP's size.
+/// equilibrium's. With the strategy, the LP's size and the sequences the
+/// completed player plays there (realisation weight above
+/// [`SUPPORT_ABOVE`]); nothing solved when the copy is larger than
+/// [`COMPLETE_AT_MOST`].
 ///
 /// # Errors
 /// HiGHS fails on the LP.
@@ -654,13 +725,16 @@ fn complete_for_the_other(
     player: Player,
     support: Option<&KeptPlay>,
     options: LpOptions,
-) -> Result<(KeptPlay, LpSize)> {
+) -> Result<Completion> {
     let mut copy = restricted.clone();
     if let Some(k) = support {
         copy.cut_to_support(player.opponent(), &k.entries, SUPPORT_ABOVE);
     }
     copy.complete(player);
     let tree = copy.tree();
+    if copy.sequences() > COMPLETE_AT_MOST {
+        return Ok(Completion::TooLarge(copy.sequences()));
+    }
     let mut lp = RestrictedLp::new(options)?;
     let solution = lp.solve(&copy, &tree, payoffs)?;
     let other = player.opponent().index();
@@ -673,7 +747,18 @@ fn complete_for_the_other(
         value: solution.value,
         entries: sorted_entries(&solution.play[other]),
     };
-    Ok((kept, solution.size))
+    let mut his: Vec<(History, Action, HandSet)> = Vec::new();
+    for &(h, a, i, w) in &solution.weights {
+        if w > SUPPORT_ABOVE && game.to_move(h) == player {
+            match his.last_mut() {
+                Some((lh, la, hands)) if *lh == h && *la == a => {
+                    *hands = hands.or(HandSet::one(usize::from(i)));
+                }
+                _ => his.push((h, a, HandSet::one(usize::from(i)))),
+            }
+        }
+    }
+    Ok(Completion::Solved(kept, solution.size, his))
 }
 
 /// A play's behaviour, sorted by (hand, history, action).
