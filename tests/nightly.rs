@@ -224,18 +224,26 @@ fn a_frontier_build_goes_on_from_the_repository_job_files() {
         .filter(|n| n.ends_with(".bin"))
         .collect();
     names.sort();
-    assert!(names.len() >= 2, "{names:?}");
+    let solved = |name: &String| {
+        let file = job::load(&kept.join(name)).unwrap().unwrap();
+        matches!(file.state, JobState::Solved(_))
+    };
+    // The repository keeps open games' job files and solved ones whose
+    // solving took hours: at least one of each.
+    let (done, open): (Vec<String>, Vec<String>) = names.iter().cloned().partition(solved);
+    assert!(!done.is_empty() && !open.is_empty(), "{names:?}");
     let first = root();
     let record = first.path.with_file_name("args");
-    // The cache holds the first game further along than the repository
-    // (a narrower bracket): kept; the second less far (a wider one): the
-    // repository's replaces it.
+    // The cache holds the first open game further along than the
+    // repository (a narrower bracket): kept; every other open game less far
+    // (a wider one), and no solved game: the repository's files replace
+    // them.
     let jobs = first.path.join(".gametab-cache/dice_endgame");
     std::fs::create_dir_all(&jobs).unwrap();
     let rescaled = |name: &str, scale: f64| {
         let mut file = job::load(&kept.join(name)).unwrap().unwrap();
         let JobState::Partial(p) = &mut file.state else {
-            panic!("{name} is solved: the test needs an open game");
+            panic!("{name} is solved");
         };
         let (mid, half) = (
             (p.bracket.0 + p.bracket.1) / 2.0,
@@ -244,9 +252,11 @@ fn a_frontier_build_goes_on_from_the_repository_job_files() {
         p.bracket = (mid - half * scale, mid + half * scale);
         job::encode(&file).unwrap()
     };
-    let cache_own = rescaled(&names[0], 0.5);
-    std::fs::write(jobs.join(&names[0]), &cache_own).unwrap();
-    std::fs::write(jobs.join(&names[1]), rescaled(&names[1], 2.0)).unwrap();
+    let cache_own = rescaled(&open[0], 0.5);
+    std::fs::write(jobs.join(&open[0]), &cache_own).unwrap();
+    for name in &open[1..] {
+        std::fs::write(jobs.join(name), rescaled(name, 2.0)).unwrap();
+    }
     let record_arg = record.to_str().unwrap();
     let out = nightly(
         &first,
@@ -262,8 +272,8 @@ fn a_frontier_build_goes_on_from_the_repository_job_files() {
         log.contains("step seed: ok") && log.contains(": kept ") && log.contains(": copied "),
         "{log}"
     );
-    assert_eq!(std::fs::read(jobs.join(&names[0])).unwrap(), cache_own);
-    for name in &names[1..] {
+    assert_eq!(std::fs::read(jobs.join(&open[0])).unwrap(), cache_own);
+    for name in open[1..].iter().chain(&done) {
         assert_eq!(
             std::fs::read(jobs.join(name)).unwrap(),
             std::fs::read(kept.join(name)).unwrap(),

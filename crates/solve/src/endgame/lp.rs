@@ -92,8 +92,8 @@ pub struct LpOptions {
     pub prune: Option<usize>,
     /// Where the interior point rounds without crossover end, a restricted
     /// LP of at least this many rows is finished by the interior point
-    /// method with crossover, each round's LP afresh (and once a run the
-    /// LP with the player with fewer hands completed), instead of the dual
+    /// method with crossover, each round's LP afresh (and the LPs of copies
+    /// with one player completed, [`super::oracle`]), instead of the dual
     /// simplex from the last basis ([`super::oracle`], [`IPM_FINISH_ROWS`]
     /// by default).
     pub ipm_finish_rows: usize,
