@@ -684,7 +684,7 @@ fn improves(best: &Kept, player: usize, bound: f64) -> bool {
 /// bound: the bound is the best response's, whatever the cut.
 pub const SUPPORT_ABOVE: f64 = 1e-6;
 
-/// Most sequences a completed copy may hold ([`complete_for_the_other`]):
+/// Most sequences a copy with one player completed may hold ([`RestrictedGame::complete`]):
 /// a larger one is not solved. Measured on the six-sided wild games:
 /// player 2 completed on all of 3v1's restricted game was 1,658,563
 /// sequences, solved in 1,551 s at a peak of 3.1 GiB; player 1 completed
