@@ -683,6 +683,31 @@ fn a_large_restricted_lp_is_finished_by_the_interior_point_method_with_crossover
     assert_eq!(finish(usize::MAX), "simplex");
 }
 
+/// The restricted games of the plain double oracle's first `rounds`
+/// rounds (the dual simplex, each player's best response brought in), the
+/// empty one first.
+fn plain_rounds(game: Endgame, rounds: usize) -> Vec<restricted::RestrictedGame> {
+    use gametab_games::dice::endgame::Player;
+    use restricted::{CallPayoffs, RestrictedGame, RestrictedLp};
+    let payoffs = CallPayoffs::new(game);
+    let mut games = vec![RestrictedGame::new(game).unwrap()];
+    for _ in 0..rounds {
+        let mut next = games.last().unwrap().clone();
+        let tree = next.tree();
+        let mut lp = RestrictedLp::new(LpOptions::default()).unwrap();
+        let s = lp.solve(&next, &tree, &payoffs).unwrap();
+        for player in Player::BOTH {
+            let other = &s.play[player.opponent().index()];
+            let response = oracle::best_response(game, &payoffs, player, other);
+            for &(h, a, hands) in &response.sequences {
+                next.include(h, a, hands);
+            }
+        }
+        games.push(next);
+    }
+    games
+}
+
 /// A restricted game with one player completed
 /// ([`restricted::RestrictedGame::complete`]): the other's strategy from
 /// its LP is optimal against every strategy of the completed player, so
@@ -695,28 +720,14 @@ fn a_large_restricted_lp_is_finished_by_the_interior_point_method_with_crossover
 #[test]
 fn a_completed_player_cannot_gain_against_the_restricted_equilibrium() {
     use gametab_games::dice::endgame::Player;
-    use restricted::{CallPayoffs, RestrictedGame, RestrictedLp};
+    use restricted::{CallPayoffs, RestrictedLp};
     for game in [
         Endgame::new(2, 1, 4, false).unwrap(),
         Endgame::new(2, 2, 3, true).unwrap(),
     ] {
         let payoffs = CallPayoffs::new(game);
         // The restricted games of the oracle's first rounds.
-        let mut starts = vec![RestrictedGame::new(game).unwrap()];
-        for _ in 0..3 {
-            let mut next = starts.last().unwrap().clone();
-            let tree = next.tree();
-            let mut lp = RestrictedLp::new(LpOptions::default()).unwrap();
-            let s = lp.solve(&next, &tree, &payoffs).unwrap();
-            for player in Player::BOTH {
-                let other = &s.play[player.opponent().index()];
-                let response = oracle::best_response(game, &payoffs, player, other);
-                for &(h, a, hands) in &response.sequences {
-                    next.include(h, a, hands);
-                }
-            }
-            starts.push(next);
-        }
+        let starts = plain_rounds(game, 3);
         for (round, start) in starts.iter().enumerate() {
             for player in Player::BOTH {
                 let mut restricted = start.clone();
@@ -813,26 +824,11 @@ fn a_player_completed_against_the_others_support_leaves_the_others_strategy_exac
 /// completes nobody.
 #[test]
 fn a_run_resumed_at_a_large_restricted_lp_completes_both_players_after_its_first_round() {
-    use gametab_games::dice::endgame::Player;
     use oracle::{solve_double_oracle_watched, OracleOutcome};
-    use restricted::{CallPayoffs, RestrictedGame, RestrictedLp};
     let game = Endgame::new(2, 1, 4, false).unwrap();
-    let payoffs = CallPayoffs::new(game);
     // The restricted game after three rounds of the plain oracle: far
     // from the equilibrium.
-    let mut start = RestrictedGame::new(game).unwrap();
-    for _ in 0..3 {
-        let tree = start.tree();
-        let mut lp = RestrictedLp::new(LpOptions::default()).unwrap();
-        let s = lp.solve(&start, &tree, &payoffs).unwrap();
-        for player in Player::BOTH {
-            let other = &s.play[player.opponent().index()];
-            let response = oracle::best_response(game, &payoffs, player, other);
-            for &(h, a, hands) in &response.sequences {
-                start.include(h, a, hands);
-            }
-        }
-    }
+    let start = plain_rounds(game, 3).pop().unwrap();
     for (large, completions) in [(0, [0, 2]), (usize::MAX, [0, 0])] {
         let options = LpOptions {
             ipm_finish_rows: large,
