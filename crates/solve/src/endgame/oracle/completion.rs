@@ -1,0 +1,191 @@
+//! The copies of a restricted game with one player completed
+//! ([`RestrictedGame::complete`]) and the other cut to the support of his
+//! best strategy so far ([`RestrictedGame::cut_to_support`]): each gives
+//! the other player's strategy against every strategy of the completed
+//! one, a bound the double oracle's rounds ([`super`]) pair with the other
+//! side's.
+
+use super::super::error::Result;
+use super::super::restricted::{CallPayoffs, HandSet, RestrictedGame, RestrictedLp};
+use super::super::{LpOptions, LpSize};
+use std::time::Instant;
+
+use super::{best_response, improves, sorted_entries, Kept, KeptPlay};
+
+use gametab_games::dice::endgame::{Action, Endgame, History, Player};
+
+/// Realisation weight above which a sequence is in the support of a kept
+/// strategy ([`RestrictedGame::cut_to_support`]) when the other player is
+/// completed against it. The kept strategies of large games come from the
+/// interior point method's rounds (tolerance 1e-7), whose centre gives
+/// every included sequence some weight: on 3v1 six-sided wild, player 2's
+/// kept strategy reached 29,269 of his included sequences above 1e-9,
+/// 14,087 above 1e-6 and 13,846 above 1e-4, and player 1 completed
+/// against the 1e-6 support made an LP of 145,412 x 665,669 solved in
+/// 65 s whose strategy of player 2 was exact to 1.7e-13
+/// (`docs/development.md`). A support cut too small costs only a wider
+/// bound: the bound is the best response's, whatever the cut.
+pub const SUPPORT_ABOVE: f64 = 1e-6;
+
+/// Most sequences a copy with one player completed may hold ([`RestrictedGame::complete`]):
+/// a larger one is not solved. Measured on the six-sided wild games:
+/// player 2 completed on all of 3v1's restricted game was 1,658,563
+/// sequences, solved in 1,551 s at a peak of 3.1 GiB; player 1 completed
+/// against player 2's support there 2,067,388 sequences, 336 s; player 1
+/// completed against player 2's support in 2v2 was 2,666,502 sequences,
+/// and HiPO had not solved its LP after 45 minutes (`docs/development.md`).
+/// A bound between them, a guard against a run spent on one LP, not a
+/// tuned one.
+pub const COMPLETE_AT_MOST: usize = 2_500_000;
+
+/// What [`complete_for_the_other`] made of a copy.
+enum Completion {
+    /// The opponent's strategy, the LP's size, the completed player's
+    /// support there.
+    Solved(KeptPlay, LpSize, Vec<(History, Action, HandSet)>),
+    /// The copy would hold this many sequences, more than
+    /// [`COMPLETE_AT_MOST`]: not solved.
+    TooLarge(usize),
+}
+
+/// The strategy of `player`'s opponent from the LP of a copy of
+/// `restricted` with `player` completed ([`RestrictedGame::complete`]),
+/// after cutting the opponent to the support of `support` (his best
+/// strategy so far, [`SUPPORT_ABOVE`]) when given: optimal against every
+/// strategy of `player`, so the bound his best response leaves is the
+/// LP's value, and exact where the opponent's sequences left hold an
+/// equilibrium's. With the strategy, the LP's size and the sequences the
+/// completed player plays there (realisation weight above
+/// [`SUPPORT_ABOVE`]); nothing solved when the copy is larger than
+/// [`COMPLETE_AT_MOST`].
+///
+/// # Errors
+/// HiGHS fails on the LP.
+fn complete_for_the_other(
+    game: Endgame,
+    payoffs: &CallPayoffs,
+    restricted: &RestrictedGame,
+    player: Player,
+    support: Option<&KeptPlay>,
+    options: LpOptions,
+) -> Result<Completion> {
+    let mut copy = restricted.clone();
+    if let Some(k) = support {
+        copy.cut_to_support(player.opponent(), &k.entries, SUPPORT_ABOVE);
+    }
+    copy.complete(player);
+    let tree = copy.tree();
+    if copy.sequences() > COMPLETE_AT_MOST {
+        return Ok(Completion::TooLarge(copy.sequences()));
+    }
+    let mut lp = RestrictedLp::new(options)?;
+    let solution = lp.solve(&copy, &tree, payoffs)?;
+    let other = player.opponent().index();
+    let response = best_response(game, payoffs, player, &solution.play[other]);
+    let kept = KeptPlay {
+        bound: match player {
+            Player::One => response.value,
+            Player::Two => -response.value,
+        },
+        value: solution.value,
+        entries: sorted_entries(&solution.play[other]),
+    };
+    let mut his: Vec<(History, Action, HandSet)> = Vec::new();
+    for &(h, a, i, w) in &solution.weights {
+        if w > SUPPORT_ABOVE && game.to_move(h) == player {
+            match his.last_mut() {
+                Some((lh, la, hands)) if *lh == h && *la == a => {
+                    *hands = hands.or(HandSet::one(usize::from(i)));
+                }
+                _ => his.push((h, a, HandSet::one(usize::from(i)))),
+            }
+        }
+    }
+    Ok(Completion::Solved(kept, solution.size, his))
+}
+
+/// Solve the copies with each of `players` completed in turn against the
+/// other's best strategy so far (in `best`; [`complete_for_the_other`]),
+/// skipping a player where the other's kept strategy already pairs with
+/// `best_bounds` (`[upper, lower]`), where he has more hands and the other
+/// nothing kept, or where the copy is too large ([`COMPLETE_AT_MOST`]);
+/// each copy's strategy narrows the bounds and is kept where it is the
+/// better, and what the completed player plays there comes into
+/// `restricted`. Returns the copies solved; `round` is for the trace.
+///
+/// # Errors
+/// HiGHS fails on a copy's LP.
+pub(super) fn complete_players(
+    game: Endgame,
+    payoffs: &CallPayoffs,
+    restricted: &mut RestrictedGame,
+    players: &[Player],
+    (best, best_bounds): (&mut Kept, &mut [f64; 2]),
+    options: LpOptions,
+    round: u32,
+) -> Result<u32> {
+    let mut solved = 0;
+    for &player in players {
+        let other = player.opponent();
+        // The other player's kept strategy already pairs with the best
+        // bound on this player's side: nothing to gain.
+        let pairs = best[other.index()].as_ref().is_some_and(|k| match other {
+            Player::One => k.bound >= best_bounds[0] - options.pair_width,
+            Player::Two => k.bound <= best_bounds[1] + options.pair_width,
+        });
+        let support = best[other.index()].as_ref();
+        // The player with more hands complete on the whole restricted
+        // game would be far larger (3v1 six-sided wild: 7.2 million
+        // sequences): only on a support.
+        let larger = payoffs.hands(player) > payoffs.hands(other);
+        if pairs || (larger && support.is_none()) {
+            continue;
+        }
+        let start = Instant::now();
+        let done = complete_for_the_other(game, payoffs, restricted, player, support, options)?;
+        let (kept, size, his) = match done {
+            Completion::Solved(kept, size, his) => {
+                solved += 1;
+                (kept, size, his)
+            }
+            Completion::TooLarge(sequences) => {
+                if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
+                    eprintln!(
+                        "{game} round {round}: {player:?} completed on a copy would be {sequences} sequences, more than {COMPLETE_AT_MOST}: not solved"
+                    );
+                }
+                continue;
+            }
+        };
+        // What the completed player plays there is his best answer to
+        // the other's whole support: it comes in as a best response's
+        // sequences do.
+        let brought: usize = his
+            .iter()
+            .map(|&(h, a, hands)| restricted.include(h, a, hands))
+            .sum();
+        if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
+            eprintln!(
+                "{game} round {round}: {player:?} completed on a copy{}, LP {} x {} ({} nonzeros), the other's strategy leaves bound {:.15}, {brought} sequences of his brought in ({:.1} s)",
+                if support.is_some() {
+                    ", the other cut to his best strategy's support"
+                } else {
+                    ""
+                },
+                size.rows,
+                size.columns,
+                size.nonzeros,
+                kept.bound,
+                start.elapsed().as_secs_f64()
+            );
+        }
+        match other {
+            Player::One => best_bounds[1] = best_bounds[1].max(kept.bound),
+            Player::Two => best_bounds[0] = best_bounds[0].min(kept.bound),
+        }
+        if improves(best, other.index(), kept.bound) {
+            best[other.index()] = Some(kept);
+        }
+    }
+    Ok(solved)
+}
