@@ -191,9 +191,14 @@ fn better(player: usize, a: &KeptStrategy, b: Option<&KeptStrategy>) -> bool {
 /// `base` (the job file kept) with what `other` (the other file of the
 /// game) holds better: each player's kept strategy where the other's
 /// walked bound is the better, and the bracket narrowed by the other's
-/// and by both walked bounds. Returns what was taken, for the line, or
-/// `None` when nothing was.
-fn merge_partial(base: &mut JobFile, other: &JobFile) -> Option<String> {
+/// What [`merge_partial`] changed: the strategies taken from the other
+/// file (named, with their walked bounds), and the bracket when both
+/// files' bounds narrowed it.
+type Merged = (Vec<String>, Option<(f64, f64)>);
+
+/// and by both walked bounds. Returns what changed, for the line, or
+/// `None` when nothing did.
+fn merge_partial(base: &mut JobFile, other: &JobFile) -> Option<Merged> {
     let (JobState::Partial(b), JobState::Partial(o)) = (&mut base.state, &other.state) else {
         return None;
     };
@@ -214,14 +219,11 @@ fn merge_partial(base: &mut JobFile, other: &JobFile) -> Option<String> {
     if let Some(y) = &b.kept[1] {
         bracket.1 = bracket.1.min(y.bound);
     }
-    if bracket.1 - bracket.0 < b.bracket.1 - b.bracket.0 {
-        taken.push(format!(
-            "the bracket [{:.15}, {:.15}]",
-            bracket.0, bracket.1
-        ));
+    let narrower = bracket.1 - bracket.0 < b.bracket.1 - b.bracket.0;
+    if narrower {
         b.bracket = bracket;
     }
-    (!taken.is_empty()).then(|| taken.join(", "))
+    (!taken.is_empty() || narrower).then(|| (taken, narrower.then_some(bracket)))
 }
 
 /// Run `gametab dice endgame gather`: a line per job file found.
@@ -286,7 +288,7 @@ pub fn run(args: GatherArgs, out: &mut dyn Write) -> Result<()> {
                 }
                 _ => None,
             };
-            if let Some((file, taken)) = merged {
+            if let Some((file, (taken, bracket))) = merged {
                 let bytes = job_file::encode(&file)?;
                 write_atomically(&dest, &bytes)?;
                 let (kept, other) = if offered_wins {
@@ -294,15 +296,26 @@ pub fn run(args: GatherArgs, out: &mut dyn Write) -> Result<()> {
                 } else {
                     (&dest, &source)
                 };
-                writeln!(
-                    out,
-                    "{game}: merged into {}: {} ({}), with {taken} from {} ({})",
+                let mut line = format!(
+                    "{game}: merged into {}: {} ({})",
                     dest.display(),
                     kept.display(),
                     if offered_wins { &offered } else { &held },
-                    other.display(),
-                    if offered_wins { &held } else { &offered },
-                )?;
+                );
+                if !taken.is_empty() {
+                    line += &format!(
+                        ", with {} from {} ({})",
+                        taken.join(" and "),
+                        other.display(),
+                        if offered_wins { &held } else { &offered },
+                    );
+                }
+                if let Some((lower, upper)) = bracket {
+                    line += &format!(
+                        ", the bracket narrowed by both files' bounds to [{lower:.15}, {upper:.15}]"
+                    );
+                }
+                writeln!(out, "{line}")?;
             } else if offered_wins {
                 let bytes = std::fs::read(&source).map_err(|e| Error::io("read", &source, e))?;
                 std::fs::create_dir_all(&dest_dir)
@@ -564,7 +577,7 @@ mod tests {
         assert!(
             text.starts_with("2v1 4-sided normal: merged into ")
                 && text.contains("with player 1's strategy (lower bound ")
-                && text.contains("the bracket ["),
+                && text.contains("the bracket narrowed by both files' bounds to ["),
             "{text}"
         );
         let merged = job_file::load(&dest).unwrap().unwrap();
