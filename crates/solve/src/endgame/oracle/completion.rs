@@ -32,10 +32,11 @@ pub const SUPPORT_ABOVE: f64 = 1e-6;
 /// player 2 completed on all of 3v1's restricted game was 1,658,563
 /// sequences, solved in 1,551 s at a peak of 3.1 GiB; player 1 completed
 /// against player 2's support there 2,067,388 sequences, 336 s; player 1
-/// completed against player 2's support in 2v2 was 2,666,502 sequences,
-/// and HiPO had not solved its LP after 45 minutes (`docs/development.md`).
-/// A bound between them, a guard against a run spent on one LP, not a
-/// tuned one.
+/// completed against player 2's support in 2v2 was 2,666,502 to
+/// 2,811,301 sequences, whose LP HiPO does not solve: it stops after some
+/// 100 iterations at a relative gap near 2 and HiGHS hands it to IPX, at
+/// 85 to 165 s an iteration (`docs/development.md`). A bound between
+/// them, a guard against a run spent on one LP, not a tuned one.
 pub const COMPLETE_AT_MOST: usize = 2_500_000;
 
 /// What [`complete_for_the_other`] made of a copy.
