@@ -188,14 +188,14 @@ fn better(player: usize, a: &KeptStrategy, b: Option<&KeptStrategy>) -> bool {
     })
 }
 
-/// `base` (the job file kept) with what `other` (the other file of the
-/// game) holds better: each player's kept strategy where the other's
-/// walked bound is the better, and the bracket narrowed by the other's
 /// What [`merge_partial`] changed: the strategies taken from the other
 /// file (named, with their walked bounds), and the bracket when both
 /// files' bounds narrowed it.
 type Merged = (Vec<String>, Option<(f64, f64)>);
 
+/// `base` (the job file kept) with what `other` (the other file of the
+/// game) holds better: each player's kept strategy where the other's
+/// walked bound is the better, and the bracket narrowed by the other's
 /// and by both walked bounds. Returns what changed, for the line, or
 /// `None` when nothing did.
 fn merge_partial(base: &mut JobFile, other: &JobFile) -> Option<Merged> {
