@@ -1,5 +1,5 @@
 //! Liar's Dice: the three tables' schemas ([`schema`]), the build grid as
-//! table metadata ([`grid_params`], [`grid_from_params`]), and
+//! table metadata ([`grid_params()`], [`grid_from_params`]), and
 //! [`DiceTables`], which loads them and answers questions, computing with
 //! the engine of `gametab_games::dice` what lies off the grid.
 

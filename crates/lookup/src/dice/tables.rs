@@ -1,11 +1,12 @@
 //! Loading the three Liar's Dice tables and answering queries from them.
 //!
-//! Each table is read with [`read_parquet`] against its schema, its grid is
-//! read back from the metadata, and every row is checked: key in range,
-//! values in range, rows in key order with every block complete. The rows
-//! of one block (everything but the last one or two key columns) are
-//! contiguous, so a dense array of block starts turns a key into a row
-//! number with arithmetic: no search and no scan per query.
+//! Each table is read with [`crate::io::read_parquet`] against its
+//! schema, its grid is read back from the metadata, and every row is
+//! checked: key in range, values in range, rows in key order with every
+//! block complete. The rows of one block (everything but the last one or
+//! two key columns) are contiguous, so a dense array of block starts turns
+//! a key into a row number with arithmetic: no search and no scan per
+//! query.
 //!
 //! [`DiceTables`] adds the fallback: a point off the grid is computed by the
 //! engine ([`Source::Computed`]); on the grid the stored row is returned

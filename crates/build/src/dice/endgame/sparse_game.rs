@@ -99,6 +99,8 @@ impl SparseGame {
     /// `player`'s own reach of `history` with `hand`: the product of his
     /// probabilities of his bids, in the order he made them (the factors
     /// of [`Strategy::reach`], so the same value to the bit).
+    ///
+    /// [`Strategy::reach`]: gametab_games::dice::endgame::Strategy::reach
     pub(super) fn own_reach(&self, player: Player, hand: usize, history: History) -> f64 {
         let game = self.game();
         let mut reach = 1.0;
@@ -113,7 +115,8 @@ impl SparseGame {
     }
 
     /// `sum over hands of chance * own reach` of `history` for `player`,
-    /// summed in hand order (as [`weighted_reach`] sums it).
+    /// summed in hand order (as the dense strategies' weighted reaches
+    /// are, in [`super::rows::reaches_of`]).
     pub(super) fn weighted(&self, player: Player, history: History) -> f64 {
         let hands = &self.hands[player.index()];
         let mut total = 0.0;

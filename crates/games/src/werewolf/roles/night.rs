@@ -1,13 +1,12 @@
 //! The likelihood of the nights' public outcomes, the witch's potions and
 //! the guard's last target summed out exactly.
 //!
-//! The generative model is the one documented on
-//! [`RoleModel`](super::RoleModel). Two hidden states carry from night to
-//! night: the potions left (antidote held or not, poison held or not) and
-//! the player the guard protected the night before (he may not protect
-//! them again). [`NightPass`] keeps the joint probability of the observed
-//! deaths so far and each value of that state (a forward pass), and each
-//! night maps it forward.
+//! The generative model is the one documented on [`RoleModel`]. Two hidden
+//! states carry from night to night: the potions left (antidote held or
+//! not, poison held or not) and the player the guard protected the night
+//! before (he may not protect them again). [`NightPass`] keeps the joint
+//! probability of the observed deaths so far and each value of that state
+//! (a forward pass), and each night maps it forward.
 //!
 //! The sum over a night's hidden choices is in closed form. The wolves'
 //! victim `v`, the guard's target `g` and the witch's branches interact

@@ -236,8 +236,8 @@ impl ExtendedPlay {
     /// Set the behaviour of `hand` at `history` from the weights of its
     /// included actions (a realisation plan's, or a dual's): normalised,
     /// probabilities below `1e-10` taken as 0 (solver noise, as in
-    /// [`super::certificate::behaviour`]), nothing when the weights sum to
-    /// 0 (the plan does not reach it).
+    /// [`crate::endgame::certificate::behaviour`]), nothing when the
+    /// weights sum to 0 (the plan does not reach it).
     pub(super) fn set_from_weights(
         &mut self,
         history: History,
