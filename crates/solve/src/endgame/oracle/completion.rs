@@ -1,5 +1,5 @@
 //! The copies of a restricted game with one player completed
-//! ([`RestrictedGame::complete`]) and the other cut to the support of his
+//! ([`RestrictedGame::complete_undominated`]) and the other cut to the support of his
 //! best strategy so far ([`RestrictedGame::cut_to_support`]): each gives
 //! the other player's strategy against every strategy of the completed
 //! one, a bound the double oracle's rounds ([`super`]) pair with the other
@@ -27,16 +27,19 @@ use gametab_games::dice::endgame::{Action, Endgame, History, Player};
 /// bound: the bound is the best response's, whatever the cut.
 pub const SUPPORT_ABOVE: f64 = 1e-6;
 
-/// Most sequences a copy with one player completed may hold ([`RestrictedGame::complete`]):
-/// a larger one is not solved. Measured on the six-sided wild games:
-/// player 2 completed on all of 3v1's restricted game was 1,658,563
-/// sequences, solved in 1,551 s at a peak of 3.1 GiB; player 1 completed
-/// against player 2's support there 2,067,388 sequences, 336 s; player 1
-/// completed against player 2's support in 2v2 was 2,666,502 to
-/// 2,811,301 sequences, whose LP HiPO does not solve: it stops after some
-/// 100 iterations at a relative gap near 2 and HiGHS hands it to IPX, at
-/// 85 to 165 s an iteration (`docs/development.md`). A bound between
-/// them, a guard against a run spent on one LP, not a tuned one.
+/// Most sequences a copy with one player completed may hold
+/// ([`RestrictedGame::complete_undominated`]): a larger one is not solved.
+/// Measured on the six-sided wild games, with every bid completed
+/// ([`RestrictedGame::complete`]): player 2 completed on all of 3v1's
+/// restricted game was 1,658,563 sequences, solved in 1,551 s at a peak of
+/// 3.1 GiB; player 1 completed against player 2's support there 2,067,388
+/// sequences, 336 s; player 1 completed against player 2's support in 2v2
+/// was 2,666,502 to 2,811,301 sequences, whose LP HiPO does not solve (it
+/// stops after some 100 iterations at a relative gap near 2 and HiGHS
+/// hands it to IPX, at 85 to 165 s an iteration). Without the dominated
+/// bids that last copy is 1,168,183 sequences, and HiPO then IPX solve it
+/// in 1,146 s (`docs/development.md`). A bound above them, a guard
+/// against a run spent on one LP, not a tuned one.
 pub const COMPLETE_AT_MOST: usize = 2_500_000;
 
 /// What [`complete_for_the_other`] made of a copy.
@@ -50,7 +53,8 @@ enum Completion {
 }
 
 /// The strategy of `player`'s opponent from the LP of a copy of
-/// `restricted` with `player` completed ([`RestrictedGame::complete`]),
+/// `restricted` with `player` completed
+/// ([`RestrictedGame::complete_undominated`]),
 /// after cutting the opponent to the support of `support` (his best
 /// strategy so far, [`SUPPORT_ABOVE`]) when given: optimal against every
 /// strategy of `player`, so the bound his best response leaves is the
@@ -74,7 +78,7 @@ fn complete_for_the_other(
     if let Some(k) = support {
         copy.cut_to_support(player.opponent(), &k.entries, SUPPORT_ABOVE);
     }
-    copy.complete(player);
+    copy.complete_undominated(player, payoffs);
     let tree = copy.tree();
     if copy.sequences() > COMPLETE_AT_MOST {
         return Ok(Completion::TooLarge(copy.sequences()));
