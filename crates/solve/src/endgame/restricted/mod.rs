@@ -39,6 +39,7 @@ use super::lp::LpSize;
 
 mod play;
 mod program;
+mod undominated;
 
 pub use play::{ExtendedPlay, NodePlay};
 pub use program::RestrictedLp;
@@ -211,6 +212,17 @@ impl RestrictedGame {
     /// optimal against every strategy of `player`, not only the included
     /// ones. Returns how many sequences were new.
     pub fn complete(&mut self, player: Player) -> usize {
+        self.complete_with(player, |_, _| HashMap::new())
+    }
+
+    /// Complete `player` as [`RestrictedGame::complete`] does, less the
+    /// hands that `left_out` gives for each bid at a node of his (bid ->
+    /// hands, none for a bid it does not name).
+    fn complete_with(
+        &mut self,
+        player: Player,
+        mut left_out: impl FnMut(&RestrictedGame, &TreeNode) -> HashMap<u8, HandSet>,
+    ) -> usize {
         // His new actions reach the opponent's included actions with more
         // of his hands, and those reach his nodes further on: to a fixed
         // point.
@@ -226,91 +238,11 @@ impl RestrictedGame {
                 if !h.is_empty() {
                     more += self.include(h, Action::Call, hands);
                 }
+                let out = left_out(self, &node);
                 let first = h.last().map_or(0, |l| l + 1);
                 for bid in first..self.game.bid_count() as u8 {
-                    more += self.include(h, Action::Bid(bid), hands);
-                }
-            }
-            if more == 0 {
-                return added;
-            }
-            added += more;
-        }
-    }
-
-    /// [`RestrictedGame::complete`] without the bids that only lose
-    /// ground: a bid of `player` after which the opponent has nothing but
-    /// the call included (the game ends there, in the call's outcome) is
-    /// left out for a hand of his when another action of his at the same
-    /// node that also ends the game there (the call itself, or another
-    /// such bid) wins against every hand of the opponent that reaches the
-    /// node where it wins and loses against none where it does not lose
-    /// (the lower ranked one kept where they tie). Against every strategy
-    /// of the opponent such a bid is worth no more than what dominates it,
-    /// so the opponent's LP strategy is as good against every strategy of
-    /// `player` as with [`RestrictedGame::complete`], from a smaller LP.
-    /// Returns how many sequences were new.
-    pub fn complete_undominated(&mut self, player: Player, payoffs: &CallPayoffs) -> usize {
-        let me = player.index();
-        let bids = self.game.bid_count();
-        // The outcome of each bid of each hand of `player` when the
-        // opponent calls it: the opponent's hands it wins and does not
-        // lose against. The caller's are the bidder's turned round.
-        let outcomes: Vec<Vec<Outcome>> = (0..bids as u8)
-            .map(|b| {
-                (0..self.hands[me])
-                    .map(|i| Outcome::of_bid(payoffs, player, b, i))
-                    .collect()
-            })
-            .collect();
-        let mut added = 0;
-        loop {
-            let mut more = 0;
-            for node in self.tree() {
-                let h = node.history;
-                if self.game.to_move(h) != player {
-                    continue;
-                }
-                let hands = node.reach[me];
-                let theirs = node.reach[1 - me];
-                if !h.is_empty() {
-                    more += self.include(h, Action::Call, hands);
-                }
-                let first = h.last().map_or(0, |l| l + 1);
-                // The bids after which the opponent can only call.
-                let ends: Vec<u8> = (first..bids as u8)
-                    .filter(|&b| {
-                        self.actions(h.then(b))
-                            .iter()
-                            .all(|&(a, _)| a == Action::Call)
-                    })
-                    .collect();
-                let mut dominated: HashMap<u8, HandSet> = HashMap::new();
-                for i in hands.iter() {
-                    // The outcomes of the actions that end the game, call
-                    // first, then by rising bid: the order of ties.
-                    let mut ending: Vec<(Option<u8>, Outcome)> = Vec::with_capacity(ends.len() + 1);
-                    if let Some(last) = h.last() {
-                        ending.push((None, outcomes[usize::from(last)][i].called(theirs)));
-                    }
-                    ending.extend(
-                        ends.iter()
-                            .map(|&b| (Some(b), outcomes[usize::from(b)][i].within(theirs))),
-                    );
-                    for (k, &(bid, outcome)) in ending.iter().enumerate() {
-                        let Some(b) = bid else { continue };
-                        let beaten = ending.iter().enumerate().any(|(m, &(_, other))| {
-                            m != k && other.at_least(outcome) && (m < k || other != outcome)
-                        });
-                        if beaten {
-                            let set = dominated.entry(b).or_default();
-                            *set = set.or(HandSet::one(i));
-                        }
-                    }
-                }
-                for b in first..bids as u8 {
-                    let out = dominated.get(&b).copied().unwrap_or_default();
-                    more += self.include(h, Action::Bid(b), hands.without(out));
+                    let out = out.get(&bid).copied().unwrap_or_default();
+                    more += self.include(h, Action::Bid(bid), hands.without(out));
                 }
             }
             if more == 0 {
@@ -512,65 +444,6 @@ impl RestrictedGame {
     }
 }
 
-/// The outcome of an action that ends the game in a call, for one hand of
-/// the player taking it: the opponent's hands it wins against, and those
-/// it does not lose against (a call's payoff is +-1, or 0 where the game
-/// gives none).
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-struct Outcome {
-    wins: HandSet,
-    no_loss: HandSet,
-}
-
-impl Outcome {
-    /// `player`'s bid `bid` with his hand `i`, called by the opponent.
-    fn of_bid(payoffs: &CallPayoffs, player: Player, bid: u8, i: usize) -> Outcome {
-        let mut outcome = Outcome {
-            wins: HandSet::EMPTY,
-            no_loss: HandSet::EMPTY,
-        };
-        for j in 0..payoffs.hands(player.opponent()) {
-            let (one, two) = match player {
-                Player::One => (i, j),
-                Player::Two => (j, i),
-            };
-            // The bidder's payoff is the bid's truth, whoever he is.
-            let pay = payoffs.when_two_calls[usize::from(bid)][one * payoffs.hands[1] + two];
-            if pay > 0 {
-                outcome.wins = outcome.wins.or(HandSet::one(j));
-            }
-            if pay >= 0 {
-                outcome.no_loss = outcome.no_loss.or(HandSet::one(j));
-            }
-        }
-        outcome
-    }
-
-    /// The outcome of calling the same bid made by the opponent, for the
-    /// same hand, against the opponent's `hands`: a bid's truth depends on
-    /// both hands alone, not on who made it, and the caller wins where
-    /// the bidder loses.
-    fn called(self, hands: HandSet) -> Outcome {
-        Outcome {
-            wins: hands.without(self.no_loss),
-            no_loss: hands.without(self.wins),
-        }
-    }
-
-    /// Against the hands of `hands` only.
-    fn within(self, hands: HandSet) -> Outcome {
-        Outcome {
-            wins: self.wins.and(hands),
-            no_loss: self.no_loss.and(hands),
-        }
-    }
-
-    /// Whether this is at least as good as `other` against every hand.
-    fn at_least(self, other: Outcome) -> bool {
-        other.wins.without(self.wins).is_empty() && other.no_loss.without(self.no_loss).is_empty()
-    }
-}
-
 /// The integer payoff weights of calls: for the call after bid `b`, player
 /// 1's payoff times both hands' roll counts, for every pair of hands.
 #[derive(Debug, Clone)]
@@ -621,6 +494,12 @@ impl CallPayoffs {
             Player::Two => pay,
             Player::One => -pay,
         }
+    }
+
+    /// The bidder's payoff (+-1) when bid `bid` is called with hands `i`
+    /// of player 1 and `j` of player 2: the bid's truth, whoever made it.
+    fn bidder_payoff(&self, bid: u8, i: usize, j: usize) -> i8 {
+        self.when_two_calls[usize::from(bid)][i * self.hands[1] + j]
     }
 
     /// The roll count of hand `i` of `player`.
