@@ -803,15 +803,15 @@ fn a_player_completed_against_the_others_support_leaves_the_others_strategy_exac
         let mut cut = restricted.clone();
         cut.tree();
         let before = cut.sequences();
-        let dropped = cut.cut_to_support(other, play, oracle::SUPPORT_ABOVE);
+        let dropped = cut.cut_to_support(other, &[play], oracle::SUPPORT_ABOVE);
         assert!(dropped > 0, "{player:?}: nothing outside the support");
         assert_eq!(cut.sequences(), before - dropped);
         // What is left of his is what he plays: cutting again drops nothing.
-        assert_eq!(cut.cut_to_support(other, play, oracle::SUPPORT_ABOVE), 0);
+        assert_eq!(cut.cut_to_support(other, &[play], oracle::SUPPORT_ABOVE), 0);
         // Above every weight: nothing of his is left; his opponent's
         // sequences are untouched.
         let mut none = cut.clone();
-        let his = none.cut_to_support(other, play, 1.0 + 1e-9);
+        let his = none.cut_to_support(other, &[play], 1.0 + 1e-9);
         assert!(his > 0 && none.sequences() == before - dropped - his);
         assert!(none.actions(History::EMPTY).is_empty() == (other == Player::One));
         let size = |mut g: restricted::RestrictedGame| {
@@ -834,6 +834,65 @@ fn a_player_completed_against_the_others_support_leaves_the_others_strategy_exac
             "{player:?}: {bound} {exact}"
         );
         assert!((s.value - exact).abs() <= 1e-12, "{player:?}: {}", s.value);
+    }
+}
+
+/// Cut to the supports of two strategies of his at once, a player keeps
+/// exactly the union of what each cut alone keeps (his opponent's
+/// sequences untouched), and to no strategy nothing of his: on 2v1
+/// four-sided normal, the equilibrium's strategy with an early round's.
+#[test]
+fn a_cut_to_several_supports_keeps_the_union_of_each_cut() {
+    use gametab_games::dice::endgame::Player;
+    use restricted::{CallPayoffs, RestrictedLp};
+    use std::collections::BTreeSet;
+    let game = Endgame::new(2, 1, 4, false).unwrap();
+    let payoffs = CallPayoffs::new(game);
+    let (done, restricted) =
+        oracle::solve_double_oracle_from(game, LpOptions::default(), None, None).unwrap();
+    let oracle::OracleOutcome::Converged(found) = done else {
+        panic!("not converged")
+    };
+    let mut early = plain_rounds(game, 2).pop().unwrap();
+    let tree = early.tree();
+    let mut lp = RestrictedLp::new(LpOptions::default()).unwrap();
+    let s = lp.solve(&early, &tree, &payoffs).unwrap();
+    let set = |g: &restricted::RestrictedGame| -> BTreeSet<(u32, u8, usize)> {
+        g.included()
+            .into_iter()
+            .flat_map(|(h, a, hands)| {
+                (0..128)
+                    .filter(move |i| hands >> i & 1 == 1)
+                    .map(move |i| (h, a, i))
+            })
+            .collect()
+    };
+    for player in Player::BOTH {
+        let equilibrium = found.entries[player.index()].as_slice();
+        let round: Vec<_> = s.play[player.index()].entries().collect();
+        let cut = |plays: &[&[(usize, History, gametab_games::dice::endgame::Action, f64)]]| {
+            let mut g = restricted.clone();
+            let dropped = g.cut_to_support(player, plays, oracle::SUPPORT_ABOVE);
+            assert_eq!(g.sequences() + dropped, restricted.sequences());
+            set(&g)
+        };
+        let (a, b) = (cut(&[equilibrium]), cut(&[&round]));
+        let both = cut(&[equilibrium, &round]);
+        assert!(
+            a != both && b != both,
+            "{player:?}: one support holds the other"
+        );
+        assert_eq!(both, &a | &b, "{player:?}");
+        // Nothing of his is left without a strategy; all of his opponent's is.
+        let none = cut(&[]);
+        let whole = set(&restricted);
+        let his = |g: &BTreeSet<(u32, u8, usize)>| {
+            g.iter()
+                .filter(|&&(h, _, _)| game.to_move(History(h)) == player)
+                .count()
+        };
+        assert_eq!(his(&none), 0, "{player:?}");
+        assert_eq!(none.len(), whole.len() - his(&whole), "{player:?}");
     }
 }
 

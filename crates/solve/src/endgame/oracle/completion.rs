@@ -1,20 +1,22 @@
 //! The copies of a restricted game with one player completed
-//! ([`RestrictedGame::complete_undominated`]) and the other cut to the support of his
-//! best strategy so far ([`RestrictedGame::cut_to_support`]): each gives
-//! the other player's strategy against every strategy of the completed
-//! one, a bound the double oracle's rounds ([`super`]) pair with the other
-//! side's.
+//! ([`RestrictedGame::complete_undominated`]) and the other cut to the
+//! union of the supports of his strategies at hand
+//! ([`RestrictedGame::cut_to_support`]): his best strategy so far, the
+//! last round's, and the one of a copy this round that completed him.
+//! Each copy gives the other player's strategy against every strategy of
+//! the completed one, a bound the double oracle's rounds ([`super`]) pair
+//! with the other side's.
 
 use super::super::error::Result;
 use super::super::restricted::{CallPayoffs, HandSet, RestrictedGame, RestrictedLp};
 use super::super::{LpOptions, LpSize};
-use std::time::Instant;
+use std::time::{Duration, Instant};
 
-use super::{best_response, improves, sorted_entries, Kept, KeptPlay};
+use super::{best_response, improves, sorted_entries, Entries, Kept, KeptPlay};
 
 use gametab_games::dice::endgame::{Action, Endgame, History, Player};
 
-/// Realisation weight above which a sequence is in the support of a kept
+/// Realisation weight above which a sequence is in the support of a
 /// strategy ([`RestrictedGame::cut_to_support`]) when the other player is
 /// completed against it. The kept strategies of large games come from the
 /// interior point method's rounds (tolerance 1e-7), whose centre gives
@@ -45,8 +47,8 @@ pub const COMPLETE_AT_MOST: usize = 2_500_000;
 /// What [`complete_for_the_other`] made of a copy.
 enum Completion {
     /// The opponent's strategy, the LP's size, the completed player's
-    /// support there.
-    Solved(KeptPlay, LpSize, Vec<(History, Action, HandSet)>),
+    /// support there, and his strategy there.
+    Solved(KeptPlay, LpSize, Vec<(History, Action, HandSet)>, Entries),
     /// The copy would hold this many sequences, more than
     /// [`COMPLETE_AT_MOST`]: not solved.
     TooLarge(usize),
@@ -55,13 +57,13 @@ enum Completion {
 /// The strategy of `player`'s opponent from the LP of a copy of
 /// `restricted` with `player` completed
 /// ([`RestrictedGame::complete_undominated`]),
-/// after cutting the opponent to the support of `support` (his best
-/// strategy so far, [`SUPPORT_ABOVE`]) when given: optimal against every
+/// after cutting the opponent to the union of the supports of `supports`
+/// (strategies of his, [`SUPPORT_ABOVE`]) when there are any: optimal against every
 /// strategy of `player`, so the bound his best response leaves is the
 /// LP's value, and exact where the opponent's sequences left hold an
 /// equilibrium's. With the strategy, the LP's size and the sequences the
 /// completed player plays there (realisation weight above
-/// [`SUPPORT_ABOVE`]); nothing solved when the copy is larger than
+/// [`SUPPORT_ABOVE`]) and his strategy; nothing solved when the copy is larger than
 /// [`COMPLETE_AT_MOST`].
 ///
 /// # Errors
@@ -71,12 +73,12 @@ fn complete_for_the_other(
     payoffs: &CallPayoffs,
     restricted: &RestrictedGame,
     player: Player,
-    support: Option<&KeptPlay>,
+    supports: &[&[(usize, History, Action, f64)]],
     options: LpOptions,
 ) -> Result<Completion> {
     let mut copy = restricted.clone();
-    if let Some(k) = support {
-        copy.cut_to_support(player.opponent(), &k.entries, SUPPORT_ABOVE);
+    if !supports.is_empty() {
+        copy.cut_to_support(player.opponent(), supports, SUPPORT_ABOVE);
     }
     copy.complete_undominated(player, payoffs);
     let tree = copy.tree();
@@ -106,17 +108,25 @@ fn complete_for_the_other(
             }
         }
     }
-    Ok(Completion::Solved(kept, solution.size, his))
+    let play = sorted_entries(&solution.play[player.index()]);
+    Ok(Completion::Solved(kept, solution.size, his, play))
 }
 
-/// Solve the copies with each of `players` completed in turn against the
-/// other's best strategy so far (in `best`; [`complete_for_the_other`]),
-/// skipping a player where the other's kept strategy already pairs with
-/// `best_bounds` (`[upper, lower]`), where he has more hands and the other
-/// nothing kept, or where the copy is too large ([`COMPLETE_AT_MOST`]);
-/// each copy's strategy narrows the bounds and is kept where it is the
-/// better, and what the completed player plays there comes into
-/// `restricted`. Returns the copies solved; `round` is for the trace.
+/// Solve the copies with each of `players` completed in turn, the other
+/// cut to the union of the supports of his strategies at hand
+/// ([`complete_for_the_other`]): his best so far (in `best`), the last
+/// round's restricted equilibrium's (`last`, when given) and, where a
+/// copy before in this call completed him, his strategy there (what he
+/// plays against all of the first one's sequences, where the last round's
+/// support misses the replies that copy brought in). A player is skipped
+/// where the other's kept strategy already pairs with `best_bounds`
+/// (`[upper, lower]`), where the other has no strategy at hand, where he
+/// has more hands and the other no kept strategy, or where the copy is
+/// too large ([`COMPLETE_AT_MOST`]); each copy's strategy narrows the
+/// bounds and is kept where it is the better, and what the completed
+/// player plays there comes into `restricted`. Returns each solved copy's
+/// player, whether it narrowed the bounds or brought a sequence in, and
+/// its time; `round` is for the trace.
 ///
 /// # Errors
 /// HiGHS fails on a copy's LP.
@@ -124,12 +134,14 @@ pub(super) fn complete_players(
     game: Endgame,
     payoffs: &CallPayoffs,
     restricted: &mut RestrictedGame,
-    players: &[Player],
+    (players, last): (&[Player], Option<&[Entries; 2]>),
     (best, best_bounds): (&mut Kept, &mut [f64; 2]),
     options: LpOptions,
     round: u32,
-) -> Result<u32> {
-    let mut solved = 0;
+) -> Result<Vec<(Player, bool, Duration)>> {
+    let mut solved = Vec::new();
+    // Each player's strategy in a copy of this call that completed him.
+    let mut in_copy: [Option<Entries>; 2] = [None, None];
     for &player in players {
         let other = player.opponent();
         // The other player's kept strategy already pairs with the best
@@ -138,21 +150,30 @@ pub(super) fn complete_players(
             Player::One => k.bound >= best_bounds[0] - options.pair_width,
             Player::Two => k.bound <= best_bounds[1] + options.pair_width,
         });
-        let support = best[other.index()].as_ref();
-        // The player with more hands complete on the whole restricted
-        // game would be far larger (3v1 six-sided wild: 7.2 million
-        // sequences): only on a support.
-        let larger = payoffs.hands(player) > payoffs.hands(other);
-        if pairs || (larger && support.is_none()) {
-            continue;
-        }
         let start = Instant::now();
-        let done = complete_for_the_other(game, payoffs, restricted, player, support, options)?;
-        let (kept, size, his) = match done {
-            Completion::Solved(kept, size, his) => {
-                solved += 1;
-                (kept, size, his)
+        let (cuts, done) = {
+            let kept = best[other.index()].as_ref();
+            let supports: Vec<&[(usize, History, Action, f64)]> = [
+                kept.map(|k| k.entries.as_slice()),
+                last.map(|l| l[other.index()].as_slice()),
+                in_copy[other.index()].as_deref(),
+            ]
+            .into_iter()
+            .flatten()
+            .collect();
+            // The player with more hands complete on the whole restricted
+            // game would be far larger (3v1 six-sided wild: 7.2 million
+            // sequences): only against a kept strategy's support.
+            let larger = payoffs.hands(player) > payoffs.hands(other);
+            if pairs || supports.is_empty() || (larger && kept.is_none()) {
+                continue;
             }
+            let done =
+                complete_for_the_other(game, payoffs, restricted, player, &supports, options)?;
+            (supports.len(), done)
+        };
+        let (kept, size, his, play) = match done {
+            Completion::Solved(kept, size, his, play) => (kept, size, his, play),
             Completion::TooLarge(sequences) => {
                 if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
                     eprintln!(
@@ -162,6 +183,7 @@ pub(super) fn complete_players(
                 continue;
             }
         };
+        in_copy[player.index()] = Some(play);
         // What the completed player plays there is his best answer to
         // the other's whole support: it comes in as a best response's
         // sequences do.
@@ -171,12 +193,8 @@ pub(super) fn complete_players(
             .sum();
         if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
             eprintln!(
-                "{game} round {round}: {player:?} completed on a copy{}, LP {} x {} ({} nonzeros), the other's strategy leaves bound {:.15}, {brought} sequences of his brought in ({:.1} s)",
-                if support.is_some() {
-                    ", the other cut to his best strategy's support"
-                } else {
-                    ""
-                },
+                "{game} round {round}: {player:?} completed on a copy, the other cut to the supports of {} of his strategies, LP {} x {} ({} nonzeros), the other's strategy leaves bound {:.15}, {brought} sequences of his brought in ({:.1} s)",
+                cuts,
                 size.rows,
                 size.columns,
                 size.nonzeros,
@@ -184,6 +202,10 @@ pub(super) fn complete_players(
                 start.elapsed().as_secs_f64()
             );
         }
+        let narrowed = match other {
+            Player::One => kept.bound > best_bounds[1],
+            Player::Two => kept.bound < best_bounds[0],
+        };
         match other {
             Player::One => best_bounds[1] = best_bounds[1].max(kept.bound),
             Player::Two => best_bounds[0] = best_bounds[0].min(kept.bound),
@@ -191,6 +213,7 @@ pub(super) fn complete_players(
         if improves(best, other.index(), kept.bound) {
             best[other.index()] = Some(kept);
         }
+        solved.push((player, narrowed || brought > 0, start.elapsed()));
     }
     Ok(solved)
 }

@@ -267,24 +267,33 @@ pub fn solve_double_oracle(
 /// point method with crossover, each round's LP solved afresh to a basic
 /// optimal solution: the simplex's repair of its basis after each round's
 /// new sequences is what costs there ([`super::lp::IPM_FINISH_ROWS`]).
-/// The first of those rounds in a run also solves, once, the LPs of two
+/// The first of those rounds in a run also solves the LPs of two
 /// copies of the restricted game, each with one player completed
-/// ([`RestrictedGame::complete`]: every action of his at every node of
-/// his in the tree) and the other cut to the support of his best
-/// strategy so far ([`RestrictedGame::cut_to_support`]), the player with
-/// fewer hands first; a copy is skipped where the other player's kept
-/// strategy already pairs, and the player with more hands is completed
-/// only on a support. The other player's strategy there is optimal
-/// against all of the completed player's, not only against the sequences
-/// best responses brought, and exact where its support holds an
-/// equilibrium's. Measured on 3v1 six-sided wild, where every vertex of
-/// player 1's left player 2's best response 1e-2 to 4e-2 in each of 27
-/// rounds: player 2 completed on the whole restricted game (1,580,079
-/// rows) took 1,612 s, and player 2's best response gained 3.4e-14
-/// against its strategy of player 1's; player 1 completed against player
-/// 2's support (145,412 rows) took 65 s, and player 1's best response
-/// gained 1.7e-13 against its strategy of player 2's
-/// (`docs/development.md`). The rounds end as
+/// ([`RestrictedGame::complete_undominated`]: every action of his at
+/// every node of his in the tree, but the bids beaten whatever the
+/// opponent holds) and the other cut to the union of the supports of his
+/// strategies at hand ([`RestrictedGame::cut_to_support`]: his best so
+/// far, the last round's, and his strategy in the copy before, which
+/// holds his replies to everything of the first completed player's), the
+/// player with fewer hands first; a copy is skipped where the other
+/// player's kept strategy already pairs, and the player with more hands
+/// is completed only against a kept strategy. The other player's
+/// strategy there is optimal against all of the completed player's, not
+/// only against the sequences best responses brought, and exact where
+/// its support holds an equilibrium's. Measured on 3v1 six-sided wild,
+/// where every vertex of player 1's left player 2's best response 1e-2
+/// to 4e-2 in each of 27 rounds: player 2 completed on the whole
+/// restricted game (1,580,079 rows) took 1,612 s, and player 2's best
+/// response gained 3.4e-14 against its strategy of player 1's; player 1
+/// completed against player 2's support (145,412 rows) took 65 s, and
+/// player 1's best response gained 1.7e-13 against its strategy of
+/// player 2's (`docs/development.md`). A copy that narrowed the bracket
+/// or brought sequences in, in no more time than the round's LP, is
+/// solved again the next round. Cut to the best strategy's support
+/// alone, as they first were, the copies of 2v2 six-sided wild left the
+/// kept strategies' supports where they were, and the lower bound stood
+/// still from round 422 to 439; cut to the union, player 2's copy raised
+/// it from 0.011211317 to 0.011215841 at once. The rounds end as
 /// every round does, or when the best strategies of the two players over
 /// the run (and the jobs before, `kept`) bracket the value within
 /// [`LpOptions::pair_width`] ([`PAIR_WIDTH`]).
@@ -346,12 +355,19 @@ pub fn solve_double_oracle_watched(
     let mut pruned_at = 0;
     // The players the next round completes, each on a copy of the
     // restricted game (every action at every node of his in the tree, the
-    // opponent cut to the support of his best strategy): set by the first
-    // round of a run at a large restricted LP and by the round that ends
-    // the interior point rounds there, taken by the round after.
-    let mut complete_once: Vec<Player> = Vec::new();
+    // opponent cut to the supports of his strategies at hand): set by the
+    // first round of a run at a large restricted LP, by the round that
+    // ends the interior point rounds there and by a round whose copies
+    // paid, taken by the round after.
+    let mut to_complete: Vec<Player> = Vec::new();
     let mut completed = false;
     let mut completions = 0;
+    // This round's copies: each player, whether it paid (narrowed the
+    // bracket or brought a sequence in) and its time.
+    let mut copies: Vec<(Player, bool, Duration)> = Vec::new();
+    // The last round's restricted equilibrium at a large restricted LP
+    // (both players' behaviour), whose supports the copies' cuts keep.
+    let mut last: Option<[Entries; 2]> = None;
     let completion_order = if payoffs.hands(Player::One) < payoffs.hands(Player::Two) {
         vec![Player::One, Player::Two]
     } else {
@@ -369,17 +385,19 @@ pub fn solve_double_oracle_watched(
                 reason: format!("did not settle in {MAX_ROUNDS} rounds"),
             });
         }
-        if !complete_once.is_empty() {
+        copies.clear();
+        if !to_complete.is_empty() {
             let start = Instant::now();
-            completions += complete_players(
+            copies = complete_players(
                 game,
                 &payoffs,
                 &mut restricted,
-                &std::mem::take(&mut complete_once),
+                (&std::mem::take(&mut to_complete), last.as_ref()),
                 (&mut best, &mut best_bounds),
                 options,
                 rounds,
             )?;
+            completions += copies.len() as u32;
             lp_time += start.elapsed();
         }
         let start = Instant::now();
@@ -420,7 +438,9 @@ pub fn solve_double_oracle_watched(
         }
         let bounds = [one.value, -two.value];
         best_bounds = [best_bounds[0].min(bounds[0]), best_bounds[1].max(bounds[1])];
+        last = None;
         if solution.size.rows >= options.ipm_finish_rows as u64 {
+            last = Some(solution.play.each_ref().map(sorted_entries));
             for (player, bound) in [(0, bounds[1]), (1, bounds[0])] {
                 if improves(&best, player, bound) {
                     best[player] = Some(KeptPlay {
@@ -513,12 +533,12 @@ pub fn solve_double_oracle_watched(
                 lp.finish_by_interior_point(options)?;
                 // The player with fewer hands first (his completion is the
                 // smaller), then the other.
-                complete_once.clone_from(&completion_order);
+                to_complete.clone_from(&completion_order);
                 completed = true;
                 if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
                     eprintln!(
                         "{game} round {rounds}: the rounds left by the interior point method with crossover, the next one completing {:?} then {:?} on copies (LP of {} rows, at least {})",
-                        complete_once[0], complete_once[1], solution.size.rows, options.ipm_finish_rows
+                        to_complete[0], to_complete[1], solution.size.rows, options.ipm_finish_rows
                     );
                 }
                 continue;
@@ -572,6 +592,24 @@ pub fn solve_double_oracle_watched(
                 return Ok((OracleOutcome::Converged(solution), restricted));
             }
         }
+        // A copy that paid and took no longer than this round's LP is
+        // solved again next round: after each round's new sequences the
+        // supports it is cut to hold more of the other player's replies
+        // (2v2 six-sided wild: player 2 completed against player 1's
+        // supports, 115,734 rows, 17 s where the round took 86 s).
+        let again: Vec<Player> = copies
+            .iter()
+            .filter(|&&(_, paid, time)| paid && time <= lp_round)
+            .map(|&(player, _, _)| player)
+            .collect();
+        if large && to_complete.is_empty() && !again.is_empty() {
+            if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
+                eprintln!(
+                    "{game} round {rounds}: the copies completing {again:?} paid in less than the round's LP: again next round"
+                );
+            }
+            to_complete = again;
+        }
         if large && !completed && !options.crossover {
             // The first round of a run at a large restricted LP: a job
             // resumed there has usually stalled in the interior point
@@ -579,12 +617,12 @@ pub fn solve_double_oracle_watched(
             // rounds), and the copies give each player's strategy against
             // all of the other's, where the rounds' centres give bounds
             // as wide as the bracket.
-            complete_once.clone_from(&completion_order);
+            to_complete.clone_from(&completion_order);
             completed = true;
             if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
                 eprintln!(
                     "{game} round {rounds}: the first round of the run at a large restricted LP, the next one completing {:?} then {:?} on copies",
-                    complete_once[0], complete_once[1]
+                    to_complete[0], to_complete[1]
                 );
             }
         }
@@ -593,6 +631,10 @@ pub fn solve_double_oracle_watched(
         }
     }
 }
+
+/// A strategy's behaviour: (hand, history, action, probability), sorted by
+/// (hand, history, action) ([`KeptPlay::entries`]).
+pub type Entries = Vec<(usize, History, Action, f64)>;
 
 /// Each player's best strategy so far, player 1's first ([`KeptPlay`]).
 pub type Kept = [Option<KeptPlay>; 2];
@@ -608,7 +650,7 @@ pub struct KeptPlay {
     /// The restricted value of the round it came from.
     pub value: f64,
     /// Its behaviour, sorted by (hand, history, action).
-    pub entries: Vec<(usize, History, Action, f64)>,
+    pub entries: Entries,
 }
 
 /// Whether a strategy of `player` (0 or 1) leaving `bound` is better than
@@ -625,7 +667,7 @@ fn improves(best: &Kept, player: usize, bound: f64) -> bool {
 }
 
 /// A play's behaviour, sorted by (hand, history, action).
-fn sorted_entries(play: &ExtendedPlay) -> Vec<(usize, History, Action, f64)> {
+fn sorted_entries(play: &ExtendedPlay) -> Entries {
     let mut entries: Vec<_> = play.entries().collect();
     entries.sort_by_key(|&(i, h, a, _)| (i, h, a));
     entries

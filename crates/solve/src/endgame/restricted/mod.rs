@@ -252,43 +252,56 @@ impl RestrictedGame {
         }
     }
 
-    /// Drop the included sequences of `player` that `play` (a behaviour
-    /// strategy of his, as (hand, history, action, probability), the
-    /// default wherever it gives nothing at a node) reaches with a
-    /// realisation weight of at most `above`: what is left is the support
-    /// of `play` within the restricted game. Completing the opponent on
-    /// the result ([`RestrictedGame::complete`]) then costs a tree no
-    /// wider than that support, and the LP's strategy of `player` is
-    /// optimal against every strategy of the opponent among those using
-    /// the support: an exact strategy of his when the support holds an
-    /// equilibrium's. Returns the sequences dropped.
+    /// Drop the included sequences of `player` that none of `plays`
+    /// (behaviour strategies of his, each as (hand, history, action,
+    /// probability), the default wherever one gives nothing at a node)
+    /// reaches with a realisation weight above `above`: what is left is
+    /// the union of their supports within the restricted game. Completing
+    /// the opponent on the result ([`RestrictedGame::complete`]) then costs
+    /// a tree no wider than that union, and the LP's strategy of `player`
+    /// is optimal against every strategy of the opponent among those using
+    /// it: an exact strategy of his when it holds an equilibrium's.
+    /// Without a play every sequence of his goes. Returns the sequences
+    /// dropped.
     pub fn cut_to_support(
         &mut self,
         player: Player,
-        play: &[(usize, History, Action, f64)],
+        plays: &[&[(usize, History, Action, f64)]],
         above: f64,
     ) -> usize {
-        let mut behaviour: HashMap<(usize, u32), Vec<(Action, f64)>> = HashMap::new();
-        for &(i, h, a, p) in play {
-            behaviour.entry((i, h.0)).or_default().push((a, p));
-        }
-        let probability = |i: usize, h: History, a: Action| match behaviour.get(&(i, h.0)) {
+        // Per play: the probabilities of the actions at each (hand, history).
+        type Behaviour = HashMap<(usize, u32), Vec<(Action, f64)>>;
+        let behaviours: Vec<Behaviour> = plays
+            .iter()
+            .map(|play| {
+                let mut behaviour = Behaviour::new();
+                for &(i, h, a, p) in *play {
+                    behaviour.entry((i, h.0)).or_default().push((a, p));
+                }
+                behaviour
+            })
+            .collect();
+        let probability = |behaviour: &Behaviour, i: usize, h: History, a: Action| match behaviour
+            .get(&(i, h.0))
+        {
             Some(node) => node.iter().find(|e| e.0 == a).map_or(0.0, |e| e.1),
             None => f64::from(u8::from(a == default_action(h))),
         };
-        // His realisation weight of (h, a) with hand i: the product of his
-        // own actions' probabilities along h, then a's.
-        let weight = |i: usize, h: History, a: Action| {
+        // His realisation weight of (h, a) with hand i under one play: the
+        // product of his own actions' probabilities along h, then a's.
+        let weight = |behaviour, i: usize, h: History, a: Action| {
             let mut w = 1.0;
             let mut prefix = History::EMPTY;
             for bid in h.bids() {
                 if self.game.to_move(prefix) == player {
-                    w *= probability(i, prefix, Action::Bid(bid));
+                    w *= probability(behaviour, i, prefix, Action::Bid(bid));
                 }
                 prefix = prefix.then(bid);
             }
-            w * probability(i, h, a)
+            w * probability(behaviour, i, h, a)
         };
+        let kept =
+            |i: usize, h: History, a: Action| behaviours.iter().any(|b| weight(b, i, h, a) > above);
         let mut removed = 0;
         for (&h, actions) in self.included.iter_mut() {
             let history = History(h);
@@ -298,7 +311,7 @@ impl RestrictedGame {
             for (action, set) in actions.iter_mut() {
                 let drop = set
                     .iter()
-                    .filter(|&i| weight(i, history, *action) <= above)
+                    .filter(|&i| !kept(i, history, *action))
                     .fold(HandSet::EMPTY, |d, i| d.or(HandSet::one(i)));
                 removed += drop.len();
                 *set = set.without(drop);
