@@ -307,6 +307,10 @@ fn bad_job_options_are_named() {
             &["--dice", "2,2", "--sides", "4", "--prune", "maybe"][..],
             "possible values: true, false",
         ),
+        (
+            &["--dice", "2,2", "--sides", "4", "--threads", "0"][..],
+            "--threads",
+        ),
     ] {
         assert_refused(&base, args, needle);
     }
@@ -423,6 +427,38 @@ fn the_same_bytes_whatever_the_threads_and_from_the_cache() {
         "{lines:?}"
     );
     assert_eq!(one, again);
+}
+
+/// A job's thread count (`gametab dice endgame solve --threads`, HiGHS's
+/// threads on each LP) changes no byte of its job file: 2v1 four-sided
+/// wild by the interior point rounds without crossover (HiPO) and their
+/// exact finish, with one thread and with two.
+#[test]
+fn a_jobs_thread_count_changes_no_byte() {
+    let files: Vec<Vec<u8>> = ["1", "2"]
+        .into_iter()
+        .map(|threads| {
+            let cache = tempfile::tempdir().unwrap();
+            let out = std::process::Command::new(env!("CARGO_BIN_EXE_gametab"))
+                .args(["dice", "endgame", "solve", "--dice", "2,1", "--sides", "4"])
+                .args(["--wild", "--lp", "ipm-no-crossover", "--quiet", "--threads"])
+                .arg(threads)
+                .arg("--cache")
+                .arg(cache.path())
+                .output()
+                .unwrap();
+            let said = String::from_utf8_lossy(&out.stdout);
+            assert!(out.status.success(), "{threads}: {out:?}");
+            assert!(said.contains("solved, value"), "{threads}: {said}");
+            let files = walk(cache.path());
+            assert_eq!(files.len(), 1, "{files:?}");
+            std::fs::read(&files[0]).unwrap()
+        })
+        .collect();
+    assert!(
+        files[0] == files[1],
+        "the thread count changed the job file"
+    );
 }
 
 #[test]

@@ -222,6 +222,13 @@ pub struct SolveArgs {
     /// docs/development.md.
     #[arg(long)]
     pub prune: Option<bool>,
+    /// Threads HiGHS may use on each LP (the interior point solver HiPO
+    /// factorises in parallel). One by default, as a machine running a
+    /// job per core wants; a machine given to one job can give it every
+    /// core. Not part of the job file's fingerprint: the method is the
+    /// same.
+    #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
+    pub threads: u32,
     /// No progress on standard error (by default a line redrawn at every
     /// round on a terminal, else a line a minute at most).
     #[arg(long, short)]
@@ -537,6 +544,7 @@ pub fn run(args: SolveArgs, out: &mut dyn Write) -> Result<()> {
     if let Some(prune) = args.prune {
         options.prune = prune.then_some(gametab_solve::endgame::oracle::PRUNE_FROM);
     }
+    options.threads = args.threads;
     let mut watch = RoundLog::new(game, args.quiet);
     let report = solve_job_watched(
         game,
