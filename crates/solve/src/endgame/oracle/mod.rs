@@ -440,15 +440,15 @@ pub fn solve_double_oracle_watched(
         }
         let bounds = [one.value, -two.value];
         best_bounds = [best_bounds[0].min(bounds[0]), best_bounds[1].max(bounds[1])];
-        last = None;
-        if solution.size.rows >= options.ipm_finish_rows as u64 {
-            last = Some(solution.play.each_ref().map(sorted_entries));
+        last = (solution.size.rows >= options.ipm_finish_rows as u64)
+            .then(|| solution.play.each_ref().map(sorted_entries));
+        if let Some(entries) = &last {
             for (player, bound) in [(0, bounds[1]), (1, bounds[0])] {
                 if improves(&best, player, bound) {
                     best[player] = Some(KeptPlay {
                         bound,
                         value: solution.value,
-                        entries: sorted_entries(&solution.play[player]),
+                        entries: entries[player].clone(),
                     });
                 }
             }
