@@ -68,7 +68,8 @@ use gametab_games::dice::endgame::{Endgame, Player};
 use gametab_solve::endgame::oracle::{solve_double_oracle, OracleOutcome, OracleState};
 use gametab_solve::endgame::{
     cache, certify_oracle, exact_value, lp, method_for, solve, sparse, Certificate, Fraction,
-    LpOptions, LpSize, Method, FRACTION_TOLERANCE, MAX_DENOMINATOR, MAX_EXPLOITABILITY,
+    LpOptions, LpSize, Method, BRACKET_ROUNDING, FRACTION_TOLERANCE, MAX_CLAIM_SPREAD,
+    MAX_DENOMINATOR, MAX_EXPLOITABILITY,
 };
 
 #[path = "endgame_common/mod.rs"]
@@ -136,13 +137,24 @@ fn lp_options() -> Result<LpOptions> {
 }
 
 /// A solved game's value: the fraction the build would store
-/// ([`exact_value`]: the smallest denominator up to a million within
-/// 1e-12 of the LP's value and inside the bracket, to its rounding), else
-/// the float, with the nearest such fraction and how far outside the
-/// bracket it lies when there is one.
+/// ([`exact_value`]: the simplest inside the bracket, to its rounding,
+/// and simple enough for its width), else the float, with the simplest
+/// fraction inside when it is too complex for the bracket, or the nearest
+/// to the value and how far outside the bracket it lies.
 fn value_text(value: f64, bounds: &Certificate) -> String {
-    if let Some(f) = exact_value(value, bounds) {
+    if let Some(f) = exact_value(bounds) {
         return f.to_string();
+    }
+    let (lower, upper) = (
+        bounds.lower - BRACKET_ROUNDING,
+        bounds.upper + BRACKET_ROUNDING,
+    );
+    if let Some(f) = Fraction::simplest_in(lower, upper, MAX_DENOMINATOR) {
+        let q = f.denominator as f64;
+        return format!(
+            "{value:.16} (not {f}: q^2 w = {:.2} in the bracket, above {MAX_CLAIM_SPREAD})",
+            q * q * (upper - lower)
+        );
     }
     match Fraction::near(value, MAX_DENOMINATOR, FRACTION_TOLERANCE) {
         Some(f) => {

@@ -355,6 +355,34 @@ fn changed_endgame_rows_are_named() {
     );
 }
 
+/// An endgame's value moved 1e-9 outside its certified bracket (the
+/// strategies and so the bracket unchanged) is named: the rebuilt values
+/// table takes the stored value as it is, so only the bracket check sees
+/// it.
+#[test]
+fn an_endgame_value_outside_its_bracket_is_named() {
+    let (_keep, dir) = fresh_copy();
+    let values = dice::schema::ENDGAME_VALUES;
+    let data = read_table(&dir, &values);
+    let upper = data.f64s("best_response_one").unwrap();
+    let lower = data.f64s("best_response_two").unwrap();
+    // A game with a mixed equilibrium (its bracket not a single float).
+    let row = (0..data.rows())
+        .find(|&r| data.i32s("sides").unwrap()[r] == 6 && upper[r] > lower[r])
+        .expect("a six-sided game");
+    let moved = upper[row] + 1e-9;
+    rewrite(&dir, &values, |data| f64_column(data, "value")[row] = moved);
+    let report = run_verify(&dir);
+    assert!(!report.is_ok());
+    let found = findings_of(&report, values.file);
+    assert!(
+        found.iter().any(|f| f.column == "value"
+            && f.expected.contains("inside its certified bracket")
+            && f.found == moved.to_string()),
+        "{report}"
+    );
+}
+
 /// A changed cell of the endgame strategy table, which the check rebuilds
 /// and compares game by game, is named by its row in the whole file and
 /// its key: a reach 1e-6 off in the last game's stretch (the strategies

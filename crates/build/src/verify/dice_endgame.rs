@@ -32,7 +32,8 @@ use crate::dice::endgame::game_rows::{self, GamePosteriors};
 use crate::dice::endgame::rows;
 use gametab_solve::endgame::lp::full_size;
 use gametab_solve::endgame::{
-    cache, certificate, exact_value, sparse, Certificate, LpSize, Method, MAX_EXPLOITABILITY,
+    cache, certificate, exact_value, sparse, value_in_bracket, Certificate, LpSize, Method,
+    MAX_EXPLOITABILITY, MAX_VALUE_OUTSIDE,
 };
 
 /// A stored game too large for the dense strategies: its rows as the
@@ -219,7 +220,7 @@ fn check_support(stored: &StoredEndgame, found: Option<Found<'_>>, offset: usize
             let solved = cache::SparseSolved {
                 game: stored.game,
                 value: stored.value,
-                exact: exact_value(stored.value, &cert),
+                exact: exact_value(&cert),
                 certificate: cert,
                 method,
                 size: lp_size(stored.lp_size),
@@ -476,10 +477,20 @@ pub fn check(loaded: &LoadedFiles) -> Vec<TableCheck> {
             );
         }
         let cert = result.certificate;
+        if !value_in_bracket(stored.value, &cert) {
+            checks[0].file_mismatch(
+                "value",
+                format!(
+                    "{} inside its certified bracket [{:e}, {:e}] (to {MAX_VALUE_OUTSIDE:e})",
+                    stored.game, cert.lower, cert.upper
+                ),
+                stored.value,
+            );
+        }
         records.push(rows::ValueRecord {
             game: stored.game,
             value: stored.value,
-            exact: exact_value(stored.value, &cert),
+            exact: exact_value(&cert),
             certificate: cert,
             method,
             lps: stored.lp_solves.max(0) as u32,

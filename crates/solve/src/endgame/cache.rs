@@ -313,7 +313,7 @@ impl CachedGame {
         Ok(SparseSolved {
             game,
             value: self.value,
-            exact: exact_value(self.value, &certificate),
+            exact: exact_value(&certificate),
             certificate,
             method,
             size: size_of(self.size),
@@ -354,7 +354,7 @@ impl CachedGame {
             strategies,
             entries,
             value: self.value,
-            exact: exact_value(self.value, &cert),
+            exact: exact_value(&cert),
             certificate: cert,
             sparse,
             method,

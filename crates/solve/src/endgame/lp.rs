@@ -99,7 +99,8 @@ pub struct LpOptions {
     pub ipm_finish_rows: usize,
     /// In those rounds, the width within which the best strategies of
     /// both players over the run end the double oracle
-    /// ([`PAIR_WIDTH`](super::oracle::PAIR_WIDTH) by default).
+    /// ([`PAIR_WIDTH`](super::oracle::PAIR_WIDTH) by default; a negative
+    /// width never ends it).
     pub pair_width: f64,
 }
 

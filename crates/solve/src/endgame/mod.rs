@@ -58,16 +58,45 @@ pub const MAX_EXPLOITABILITY: f64 = 1e-9;
 /// Largest denominator tried when recovering the exact value.
 pub const MAX_DENOMINATOR: u64 = 1_000_000;
 
-/// How far the recovered fraction may lie from the LP's value.
+/// How far from a value [`Fraction::near`] looks for a fraction (a
+/// diagnostic: what is claimed comes from the bracket, [`exact_value`]).
 pub const FRACTION_TOLERANCE: f64 = 1e-12;
 
 /// How far outside the certified bracket a claimed fraction may lie: the
 /// rounding of the two best responses' floating-point sums (at most
-/// 3.4e-17 on the 33 default games), not [`FRACTION_TOLERANCE`]: a
-/// bracket narrower than that tolerance must be able to rule a fraction
-/// out (2v2 six-sided normal: -8357/495993 lies 2e-13 outside a bracket
-/// 6e-16 wide, so its value is no fraction of denominator up to a million).
+/// 3.4e-17 on the 33 default games). A bracket must be able to rule a
+/// fraction out: 2v2 six-sided normal's -8357/495993 lies within 1e-12 of
+/// its value but 2e-13 outside a bracket 6e-16 wide, so its value is no
+/// fraction of denominator up to a million.
 pub const BRACKET_ROUNDING: f64 = 1e-15;
+
+/// How far outside its certified bracket a stored value may lie: the
+/// rounding of an LP's value against its strategies' best responses (the
+/// default games' values lie at most 3.4e-17 outside, the six-sided wild
+/// ones' inside). A value further out is not the value of the stored
+/// strategies' game; 2v2 six-sided wild's, before the solver stored the
+/// middle of the bracket a pair of rounds gave it, lay 5.2e-11 below
+/// ([`value_in_bracket`]).
+pub const MAX_VALUE_OUTSIDE: f64 = 1e-12;
+
+/// Whether `value` lies inside `cert`'s bracket, to [`MAX_VALUE_OUTSIDE`].
+pub fn value_in_bracket(value: f64, cert: &Certificate) -> bool {
+    value >= cert.lower - MAX_VALUE_OUTSIDE && value <= cert.upper + MAX_VALUE_OUTSIDE
+}
+
+/// How simple a fraction must be for its bracket to be claimed: at most
+/// this much `q^2 * w`, `q` its denominator and `w` the width of the
+/// certified bracket (widened by [`BRACKET_ROUNDING`] each side). A
+/// bracket of width `w` holds on average about `3 q^2 w / pi^2` fractions
+/// of denominator up to `q` (their density), so one lands in it by chance
+/// less than once in 300 at this bar; and no other fraction of
+/// denominator up to `q` can lie in it (two would be at least `1/q^2`
+/// apart), so the claimed one is the simplest inside. The claims of every
+/// default game pass it (the largest, 2v1 six-sided normal's
+/// 212027/771552, at 1.3e-3), and 2v2 six-sided wild's bracket of
+/// 7.8e-13 fails it: 8463/754556 lies inside, but at 0.44 a bracket that
+/// wide holds such a fraction about once in seven by chance.
+pub const MAX_CLAIM_SPREAD: f64 = 1e-2;
 
 /// A fraction in lowest terms with a positive denominator.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -117,6 +146,30 @@ impl Fraction {
                 return None;
             }
         }
+    }
+
+    /// The fraction of smallest denominator, up to `max_denominator`, in
+    /// `[lower, upper]`, if any: for each denominator `q` in turn, the
+    /// smallest numerator `p` with `p >= lower * q`, taken if
+    /// `p <= upper * q` (the products are rounded once; inside the
+    /// certificate's rounding margin, [`BRACKET_ROUNDING`], that is
+    /// exact enough).
+    pub fn simplest_in(lower: f64, upper: f64, max_denominator: u64) -> Option<Fraction> {
+        if !(lower.is_finite() && upper.is_finite() && lower <= upper) {
+            return None;
+        }
+        (1..=max_denominator).find_map(|q| {
+            let p = (lower * q as f64).ceil();
+            if p > upper * q as f64 || p.abs() >= i64::MAX as f64 {
+                return None;
+            }
+            // Already in lowest terms but for a rounding at the ends.
+            let gcd = gcd(p.abs() as u128, u128::from(q)).max(1);
+            Some(Fraction {
+                numerator: p as i64 / gcd as i64,
+                denominator: q / gcd as u64,
+            })
+        })
     }
 
     /// Parse `p/q` or an integer.
@@ -190,8 +243,8 @@ pub struct SolvedEndgame {
     pub entries: [Vec<cache::CachedEntry>; 2],
     /// Player 1's expected payoff under the LP's optimum.
     pub value: f64,
-    /// The value as a fraction, when one with a denominator up to
-    /// [`MAX_DENOMINATOR`] lies within [`FRACTION_TOLERANCE`] of it.
+    /// The value as a fraction, when the sparse certificate's bracket
+    /// claims one ([`exact_value`]).
     pub exact: Option<Fraction>,
     /// The best-response certificate of the stored strategies
     /// ([`certificate`]: every history, on the filled dense strategies).
@@ -289,7 +342,7 @@ pub fn certify_oracle(game: Endgame, found: oracle::OracleSolution) -> Result<So
         strategies,
         entries,
         value: state.value,
-        exact: exact_value(state.value, &cert),
+        exact: exact_value(&cert),
         certificate: cert,
         sparse,
         method: Method::DoubleOracle,
@@ -337,7 +390,7 @@ fn solve_full(game: Endgame, options: LpOptions) -> Result<SolvedEndgame> {
             exploitability: cert.exploitability(),
         });
     }
-    let exact = exact_value(first.value, &cert);
+    let exact = exact_value(&cert);
     let sparse = sparse_certificate(game, &entries)?;
     Ok(SolvedEndgame {
         game,
@@ -376,12 +429,21 @@ pub fn sparse_certificate(
     Ok(cert)
 }
 
-/// The fraction within [`FRACTION_TOLERANCE`] of `value` and inside the
-/// certificate's bracket (to [`BRACKET_ROUNDING`]), if any.
-pub fn exact_value(value: f64, cert: &Certificate) -> Option<Fraction> {
-    let fraction = Fraction::near(value, MAX_DENOMINATOR, FRACTION_TOLERANCE)?;
-    let v = fraction.value();
-    (v >= cert.lower - BRACKET_ROUNDING && v <= cert.upper + BRACKET_ROUNDING).then_some(fraction)
+/// The value the certificate proves, as a fraction, if it claims one: the
+/// simplest fraction inside its bracket (widened by [`BRACKET_ROUNDING`]
+/// each side), of denominator `q` up to [`MAX_DENOMINATOR`] and simple
+/// enough for the bracket's width `w`: `q^2 w` at most
+/// [`MAX_CLAIM_SPREAD`].
+pub fn exact_value(cert: &Certificate) -> Option<Fraction> {
+    let (lower, upper) = (cert.lower - BRACKET_ROUNDING, cert.upper + BRACKET_ROUNDING);
+    let width = upper - lower;
+    if !(width >= 0.0 && width.is_finite()) {
+        return None;
+    }
+    // The largest denominator the spread allows (`width` is at least
+    // twice the rounding, so this is finite).
+    let most = (MAX_CLAIM_SPREAD / width).sqrt().floor();
+    Fraction::simplest_in(lower, upper, MAX_DENOMINATOR.min(most as u64))
 }
 
 #[cfg(test)]

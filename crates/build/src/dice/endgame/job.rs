@@ -272,7 +272,6 @@ pub fn describe(game: Endgame, state: &JobState, seconds: Option<f64>) -> String
     match state {
         JobState::Solved(g) => {
             let exact = gametab_solve::endgame::exact_value(
-                g.value,
                 &gametab_solve::endgame::Certificate {
                     upper: g.certificate.0,
                     lower: g.certificate.1,
@@ -281,7 +280,7 @@ pub fn describe(game: Endgame, state: &JobState, seconds: Option<f64>) -> String
             format!(
                 "{game}: solved, value {} ({}), certified on its support to {:.1e} (bracket [{:.16}, {:.16}]), {} ({} LPs), last LP {} x {} ({} nonzeros){}",
                 exact.map_or_else(|| format!("{:.16}", g.value), |f| f.to_string()),
-                if exact.is_some() { "exact" } else { "no fraction inside the bracket" },
+                if exact.is_some() { "exact" } else { "no fraction simple enough inside the bracket" },
                 g.certificate.0 - g.certificate.1,
                 g.certificate.1,
                 g.certificate.0,

@@ -296,7 +296,8 @@ pub fn solve_double_oracle(
 /// it from 0.011211317 to 0.011215841 at once. The rounds end as
 /// every round does, or when the best strategies of the two players over
 /// the run (and the jobs before, `kept`) bracket the value within
-/// [`LpOptions::pair_width`] ([`PAIR_WIDTH`]).
+/// [`LpOptions::pair_width`] ([`PAIR_WIDTH`]), the value then the middle
+/// of their bracket.
 ///
 /// # Errors
 /// HiGHS fails on a restricted LP, or the rounds exceed [`MAX_ROUNDS`].
@@ -513,8 +514,42 @@ pub fn solve_double_oracle_watched(
             }
         }
         on_round(&state, &restricted, &best);
+        let finishing = !options.crossover && options.method == "ipm";
+        if added == 0 && !finishing {
+            // No best response gains on an exact restricted equilibrium.
+            let entries = solution.play.each_ref().map(sorted_entries);
+            let outcome = OracleOutcome::Converged(OracleSolution { entries, state });
+            return Ok((outcome, restricted));
+        }
+        let large = solution.size.rows >= options.ipm_finish_rows as u64;
+        if let (true, [Some(x), Some(y)]) = (large, &best) {
+            let width = y.bound - x.bound;
+            if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
+                eprintln!(
+                    "{game} round {rounds}: the best pair of the run within {width:.3e} ({:.15}, {:.15})",
+                    x.bound, y.bound
+                );
+            }
+            // Checked before the switch to the exact finish, so that a
+            // pair already within the width ends the run in the round it
+            // forms (2v2 six-sided wild ran one more round of 503 s when
+            // it came after). The value is the middle of the pair's
+            // bracket: each strategy's own round had another restricted
+            // value, which may lie outside it (by 5.2e-11 there).
+            if width <= options.pair_width {
+                let solution = OracleSolution {
+                    entries: [x.entries.clone(), y.entries.clone()],
+                    state: OracleState {
+                        value: x.bound + width / 2.0,
+                        bounds: [y.bound, x.bound],
+                        ..state
+                    },
+                };
+                return Ok((OracleOutcome::Converged(solution), restricted));
+            }
+        }
         let narrow = best_bounds[0] - best_bounds[1] <= FINISH_WIDTH;
-        if (added == 0 || narrow) && !options.crossover && options.method == "ipm" {
+        if (added == 0 || narrow) && finishing {
             // The interior point's rounds are over: finish exactly. A
             // restricted LP too large for the simplex to repair its basis
             // after each round's new sequences is solved afresh each round
@@ -567,32 +602,6 @@ pub fn solve_double_oracle_watched(
                 );
             }
             continue;
-        }
-        if added == 0 {
-            let entries = solution.play.each_ref().map(sorted_entries);
-            let outcome = OracleOutcome::Converged(OracleSolution { entries, state });
-            return Ok((outcome, restricted));
-        }
-        let large = solution.size.rows >= options.ipm_finish_rows as u64;
-        if let (true, [Some(x), Some(y)]) = (large, &best) {
-            let width = y.bound - x.bound;
-            if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
-                eprintln!(
-                    "{game} round {rounds}: the best pair of the run within {width:.3e} ({:.15}, {:.15})",
-                    x.bound, y.bound
-                );
-            }
-            if width <= options.pair_width {
-                let solution = OracleSolution {
-                    entries: [x.entries.clone(), y.entries.clone()],
-                    state: OracleState {
-                        value: y.value,
-                        bounds: [y.bound, x.bound],
-                        ..state
-                    },
-                };
-                return Ok((OracleOutcome::Converged(solution), restricted));
-            }
         }
         // A copy that paid is solved again once the round LPs since have
         // taken as long as it did (the next round for a copy quicker than
