@@ -39,7 +39,7 @@ mod response;
 pub use completion::{COMPLETE_AT_MOST, SUPPORT_ABOVE};
 pub use response::{best_response, Response};
 
-use completion::complete_players;
+use completion::{complete_players, CopySchedule};
 
 /// A best response must beat the restricted game's value by more than this
 /// to bring its sequences in: below it the difference is rounding in the
@@ -267,33 +267,11 @@ pub fn solve_double_oracle(
 /// point method with crossover, each round's LP solved afresh to a basic
 /// optimal solution: the simplex's repair of its basis after each round's
 /// new sequences is what costs there ([`super::lp::IPM_FINISH_ROWS`]).
-/// The first of those rounds in a run also solves the LPs of two
-/// copies of the restricted game, each with one player completed
-/// ([`RestrictedGame::complete_undominated`]: every action of his at
-/// every node of his in the tree, but the bids beaten whatever the
-/// opponent holds) and the other cut to the union of the supports of his
-/// strategies at hand ([`RestrictedGame::cut_to_support`]: his best so
-/// far, the last round's, and his strategy in the copy before, which
-/// holds his replies to everything of the first completed player's), the
-/// player with fewer hands first; a copy is skipped where the other
-/// player's kept strategy already pairs, and the player with more hands
-/// is completed only against a kept strategy. The other player's
-/// strategy there is optimal against all of the completed player's, not
-/// only against the sequences best responses brought, and exact where
-/// its support holds an equilibrium's. Measured on 3v1 six-sided wild,
-/// where every vertex of player 1's left player 2's best response 1e-2
-/// to 4e-2 in each of 27 rounds: player 2 completed on the whole
-/// restricted game (1,580,079 rows) took 1,612 s, and player 2's best
-/// response gained 3.4e-14 against its strategy of player 1's; player 1
-/// completed against player 2's support (145,412 rows) took 65 s, and
-/// player 1's best response gained 1.7e-13 against its strategy of
-/// player 2's (`docs/development.md`). A copy that narrowed the bracket
-/// or brought sequences in is solved again once the round LPs since have
-/// taken as long as it did. Cut to the best strategy's support
-/// alone, as they first were, the copies of 2v2 six-sided wild left the
-/// kept strategies' supports where they were, and the lower bound stood
-/// still from round 422 to 439; cut to the union, player 2's copy raised
-/// it from 0.011211317 to 0.011215841 at once. The rounds end as
+/// Those rounds also solve the LPs of copies of the restricted game, each
+/// with one player completed and the other cut to the supports of his
+/// strategies at hand: the other's strategy there is optimal against all
+/// of the completed player's (the private `completion` module says which
+/// copies and when, with the measurements). The rounds end as
 /// every round does, or when the best strategies of the two players over
 /// the run (and the jobs before, `kept`) bracket the value within
 /// [`LpOptions::pair_width`] ([`PAIR_WIDTH`]), the value then the middle
@@ -354,26 +332,13 @@ pub fn solve_double_oracle_watched(
     let mut lp = RestrictedLp::new(options)?;
     let mut dropped = HashMap::new();
     let mut pruned_at = 0;
-    // The players the next round completes, each on a copy of the
-    // restricted game (every action at every node of his in the tree, the
-    // opponent cut to the supports of his strategies at hand): set by the
-    // first round of a run at a large restricted LP, by the round that
-    // ends the interior point rounds there and by a round whose copies
-    // paid, taken by the round after.
-    let mut to_complete: Vec<Player> = Vec::new();
-    let mut completed = false;
-    let mut completions = 0;
-    // Per player, a copy that paid (narrowed the bracket or brought a
-    // sequence in): its time, and the time of the round LPs since.
-    let mut due: [Option<(Duration, Duration)>; 2] = [None, None];
+    // The players a round completes, each on a copy of the restricted
+    // game (every action at every node of his in the tree, the opponent
+    // cut to the supports of his strategies at hand).
+    let mut copies = CopySchedule::new(&payoffs);
     // The last round's restricted equilibrium at a large restricted LP
     // (both players' behaviour), whose supports the copies' cuts keep.
     let mut last: Option<[Entries; 2]> = None;
-    let completion_order = if payoffs.hands(Player::One) < payoffs.hands(Player::Two) {
-        vec![Player::One, Player::Two]
-    } else {
-        vec![Player::Two, Player::One]
-    };
     // The best strategy of each player over this run's rounds at a large
     // restricted LP and the jobs before: player 1's by his lower bound,
     // player 2's by the upper bound.
@@ -386,21 +351,18 @@ pub fn solve_double_oracle_watched(
                 reason: format!("did not settle in {MAX_ROUNDS} rounds"),
             });
         }
-        if !to_complete.is_empty() {
+        let players = copies.take();
+        if !players.is_empty() {
             let start = Instant::now();
-            let copies = complete_players(
+            copies.solved(complete_players(
                 game,
                 &payoffs,
                 &mut restricted,
-                (&std::mem::take(&mut to_complete), last.as_ref()),
+                (&players, last.as_ref()),
                 (&mut best, &mut best_bounds),
                 options,
                 rounds,
-            )?;
-            completions += copies.len() as u32;
-            for (player, paid, time) in copies {
-                due[player.index()] = paid.then_some((time, Duration::ZERO));
-            }
+            )?);
             lp_time += start.elapsed();
         }
         let start = Instant::now();
@@ -470,7 +432,7 @@ pub fn solve_double_oracle_watched(
             lp_time,
             highs_time,
             response_time,
-            completions,
+            completions: copies.completions,
         };
         let improving = gains.iter().any(|&g| g > IMPROVEMENT);
         if options
@@ -568,14 +530,11 @@ pub fn solve_double_oracle_watched(
             };
             if by_ipm {
                 lp.finish_by_interior_point(options)?;
-                // The player with fewer hands first (his completion is the
-                // smaller), then the other.
-                to_complete.clone_from(&completion_order);
-                completed = true;
+                let [first, second] = copies.both();
                 if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
                     eprintln!(
-                        "{game} round {rounds}: the rounds left by the interior point method with crossover, the next one completing {:?} then {:?} on copies (LP of {} rows, at least {})",
-                        to_complete[0], to_complete[1], solution.size.rows, options.ipm_finish_rows
+                        "{game} round {rounds}: the rounds left by the interior point method with crossover, the next one completing {first:?} then {second:?} on copies (LP of {} rows, at least {})",
+                        solution.size.rows, options.ipm_finish_rows
                     );
                 }
                 continue;
@@ -604,43 +563,24 @@ pub fn solve_double_oracle_watched(
             continue;
         }
         // A copy that paid is solved again once the round LPs since have
-        // taken as long as it did (the next round for a copy quicker than
-        // a round, 2v2 six-sided wild's player 2 against player 1's
-        // supports, 115,734 rows, 19 s where a round took 87 s; some nine
-        // rounds later for player 1's, 886,962 rows, 752 s): after the
-        // rounds' new sequences its cut holds more of the other player's
-        // replies, and at most about half a run goes to copies.
-        let mut again = Vec::new();
-        for player in completion_order.iter().copied() {
-            if let Some((time, since)) = &mut due[player.index()] {
-                *since += lp_round;
-                if since >= time {
-                    again.push(player);
-                    due[player.index()] = None;
-                }
-            }
+        // held as many nonzeros as its own ([`CopySchedule`]).
+        let again = copies.after_round(solution.size.nonzeros, large);
+        if !again.is_empty() && std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
+            eprintln!(
+                "{game} round {rounds}: the copies completing {again:?} paid, and the round LPs since were as large: again next round"
+            );
         }
-        if large && !again.is_empty() {
-            if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
-                eprintln!(
-                    "{game} round {rounds}: the copies completing {again:?} paid, and the rounds since took as long: again next round"
-                );
-            }
-            to_complete = again;
-        }
-        if large && !completed && !options.crossover {
+        if large && !copies.scheduled() && !options.crossover {
             // The first round of a run at a large restricted LP: a job
             // resumed there has usually stalled in the interior point
             // rounds (2v2 six-sided wild: a bracket 2e-4 wide for twenty
             // rounds), and the copies give each player's strategy against
             // all of the other's, where the rounds' centres give bounds
             // as wide as the bracket.
-            to_complete.clone_from(&completion_order);
-            completed = true;
+            let [first, second] = copies.both();
             if std::env::var_os("GAMETAB_ORACLE_TRACE").is_some() {
                 eprintln!(
-                    "{game} round {rounds}: the first round of the run at a large restricted LP, the next one completing {:?} then {:?} on copies",
-                    to_complete[0], to_complete[1]
+                    "{game} round {rounds}: the first round of the run at a large restricted LP, the next one completing {first:?} then {second:?} on copies"
                 );
             }
         }
