@@ -18,7 +18,13 @@
 //! it with `N` look-ahead steps a round (`LpOptions::lookahead`); one
 //! ending `_pruned` (`double_oracle_ipm_nox_pruned`) prunes its restricted
 //! game to the equilibrium's support whenever it doubles
-//! (`LpOptions::prune`, from `oracle::PRUNE_FROM` sequences).
+//! (`LpOptions::prune`, from `oracle::PRUNE_FROM` sequences); one ending
+//! `_largeN` (`double_oracle_ipm_nox_large20000`) treats a restricted LP
+//! of `N` rows or more as large (`LpOptions::ipm_finish_rows`: finished
+//! by the interior point method with crossover, with the copies of one
+//! player completed and the pair of best strategies; 200,000 by default),
+//! and one ending `_pairW` after it (`double_oracle_ipm_nox_large20000_pair1e-13`)
+//! ends the run by that pair within `W` (`LpOptions::pair_width`).
 
 use std::process::Command;
 use std::time::Instant;
@@ -39,11 +45,21 @@ use endgame_common::{game_text, parse_game, peak_mib};
 /// instead of from the last basis; `double_oracle_ipm`: each round's LP by
 /// HiGHS's interior point method with crossover; `double_oracle_ipm_nox`:
 /// without crossover, finished by the simplex; `_lookaheadN` after any of
-/// them: `N` look-ahead steps a round; `_pruned` last: pruned).
+/// them: `N` look-ahead steps a round; `_pruned`: pruned; `_largeN`
+/// then: restricted LPs of `N` rows or more large; `_pairW` last: the
+/// pair width `W`).
 fn child(game: Endgame, name: &str) {
-    let (unpruned, prune) = match name.strip_suffix("_pruned") {
-        Some(base) => (base, Some(gametab_solve::endgame::oracle::PRUNE_FROM)),
+    let (name_pair, pair) = match name.rsplit_once("_pair") {
+        Some((base, width)) => (base, Some(width.parse::<f64>().expect("a width"))),
         None => (name, None),
+    };
+    let (name_rows, large) = match name_pair.rsplit_once("_large") {
+        Some((base, rows)) => (base, Some(rows.parse::<usize>().expect("rows"))),
+        None => (name_pair, None),
+    };
+    let (unpruned, prune) = match name_rows.strip_suffix("_pruned") {
+        Some(base) => (base, Some(gametab_solve::endgame::oracle::PRUNE_FROM)),
+        None => (name_rows, None),
     };
     let (base, lookahead) = match unpruned.split_once("_lookahead") {
         Some((base, steps)) => (base, steps.parse().expect("look-ahead steps")),
@@ -79,6 +95,12 @@ fn child(game: Endgame, name: &str) {
     };
     options.lookahead = lookahead;
     options.prune = prune;
+    if let Some(rows) = large {
+        options.ipm_finish_rows = rows;
+    }
+    if let Some(width) = pair {
+        options.pair_width = width;
+    }
     let start = Instant::now();
     if !fits(game) {
         // Too large for the dense strategies: solved as a job and certified
