@@ -37,7 +37,7 @@ use std::io::Write;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use gametab_games::dice::endgame::Endgame;
+use gametab_games::dice::endgame::{Endgame, Player};
 use gametab_solve::endgame::job::{self, JobFile, JobRound, JobState, PartialGame, RoundEnd};
 
 use super::round_log::RoundLog;
@@ -60,11 +60,51 @@ pub const IPM_MIN_SIDES: u8 = 5;
 /// (`docs/development.md`).
 pub const SIMPLEX_LOOKAHEAD: u32 = 2;
 
+/// The restricted LP rows from which the four-dice wild games that
+/// [`copies_early`] names count as large ([`LpOptions::ipm_finish_rows`]:
+/// the rounds there solve the copies of one player completed, keep each
+/// player's best strategy for the pair, and finish by the interior point
+/// method with crossover), instead of
+/// [`IPM_FINISH_ROWS`](gametab_solve::endgame::lp::IPM_FINISH_ROWS).
+/// Measured on 6 December 2026, each a job from nothing (one HiGHS
+/// thread, two jobs side by side on the 2-core machine), with
+/// [`WILD_PAIR_WIDTH`]: 1v3 five-sided wild 100.7 s, 2v2 five-sided
+/// 173.6 s, 3v1 five-sided 437.0 s, 1v3 six-sided 218.2 s; without the
+/// copies (the `endgame_methods` bench) 1v3 five-sided took 331.7 s and
+/// 3v1 five-sided 958.6 s, and 2v2 five-sided and 1v3 six-sided had
+/// taken about 1,450 s and 6,860 s over their jobs
+/// (`docs/development.md`).
+pub const WILD_LARGE_ROWS: usize = 20_000;
+
+/// The pair width ([`LpOptions::pair_width`]) of the games
+/// [`copies_early`] names, instead of
+/// [`PAIR_WIDTH`](gametab_solve::endgame::oracle::PAIR_WIDTH) (5e-10): a
+/// pair that wide ends a run certified but claims no fraction of
+/// denominator above about 4,500 ([`exact_value`](gametab_solve::endgame::exact_value)).
+/// 3v1 five-sided wild ended at 3.5e-10 without its 3089/9375; with
+/// this width its next copy took the bracket to 4.8e-14 and it claims it,
+/// in the same 46 LPs (528.0 and 492.6 s).
+pub const WILD_PAIR_WIDTH: f64 = 1e-11;
+
+/// Whether `game` takes [`WILD_LARGE_ROWS`] and [`WILD_PAIR_WIDTH`]: the four-dice wild games of
+/// five sides, and 1v3 six-sided wild. Not 3v1 and 2v2 six-sided wild:
+/// there player 1's copy brought 227,000 and 97,000 sequences into the
+/// restricted game from round 26, whose LPs then took 65 to 145 s a
+/// round, and after 15 minutes their brackets were still 0.038 and 0.11
+/// wide (both are solved and kept in the repository,
+/// `data/dice_endgame/`).
+pub fn copies_early(game: Endgame) -> bool {
+    game.wild()
+        && game.total_dice() == 4
+        && (game.sides() == 5 || (game.sides() == 6 && game.dice(Player::One) == 1))
+}
+
 /// The method and LP options the build (and a job) uses for `game`: the
 /// default games' as ever ([`method_for`], the dual simplex); four-dice
 /// games of [`IPM_MIN_SIDES`] sides or more by the double oracle with the
-/// interior point method without crossover, finished by the simplex;
-/// fewer sides by the double oracle with the dual simplex and
+/// interior point method without crossover, finished by the simplex
+/// (the wild ones [`copies_early`] names large from [`WILD_LARGE_ROWS`]
+/// rows, their pair width [`WILD_PAIR_WIDTH`]); fewer sides by the double oracle with the dual simplex and
 /// [`SIMPLEX_LOOKAHEAD`] look-ahead steps a round.
 pub fn method_and_options(game: Endgame) -> (Method, LpOptions) {
     let method = method_for(game);
@@ -73,7 +113,15 @@ pub fn method_and_options(game: Endgame) -> (Method, LpOptions) {
             LpOptions {
                 method: "ipm",
                 crossover: false,
-                ..LpOptions::default()
+                ..if copies_early(game) {
+                    LpOptions {
+                        ipm_finish_rows: WILD_LARGE_ROWS,
+                        pair_width: WILD_PAIR_WIDTH,
+                        ..LpOptions::default()
+                    }
+                } else {
+                    LpOptions::default()
+                }
             }
         } else {
             LpOptions {
@@ -119,6 +167,15 @@ pub fn fingerprint(options: LpOptions) -> String {
     }
     if let Some(from) = options.prune {
         text.push_str(&format!(", pruned from {from} sequences"));
+    }
+    if options.ipm_finish_rows != gametab_solve::endgame::lp::IPM_FINISH_ROWS {
+        text.push_str(&format!(
+            ", large restricted LPs from {} rows",
+            options.ipm_finish_rows
+        ));
+    }
+    if options.pair_width != gametab_solve::endgame::oracle::PAIR_WIDTH {
+        text.push_str(&format!(", pair width {:e}", options.pair_width));
     }
     if let Some(extra) = std::env::var_os(gametab_solve::endgame::HIGHS_OPTIONS_VAR) {
         text.push_str(&format!(", HiGHS options {}", extra.to_string_lossy()));
@@ -226,7 +283,9 @@ pub struct SolveArgs {
     /// factorises in parallel). One by default, as a machine running a
     /// job per core wants; a machine given to one job can give it every
     /// core. Not part of the job file's fingerprint: the method is the
-    /// same.
+    /// same, though HiPO's parallel factorisation rounds differently, so
+    /// a large game may take other rounds to another certified
+    /// equilibrium of the same value (a given count is reproducible).
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u32).range(1..=256))]
     pub threads: u32,
     /// No progress on standard error (by default a line redrawn at every

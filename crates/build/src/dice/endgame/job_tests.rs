@@ -32,7 +32,50 @@ fn the_look_ahead_is_the_four_sided_four_dice_games_alone() {
         prune: Some(gametab_solve::endgame::oracle::PRUNE_FROM),
         ..options
     };
-    assert!(fingerprint(pruned).ends_with(", pruned from 2000 sequences"));
+    assert!(fingerprint(pruned).contains(", pruned from 2000 sequences"));
+}
+
+/// The four-dice wild games measured quicker with the copies from
+/// [`WILD_LARGE_ROWS`] rows take them, and their fingerprint says so; the
+/// rest keep the default (the default games, so the cache's fingerprint,
+/// the normal four-dice games, 3v1 and 2v2 six-sided wild).
+#[test]
+fn the_copies_start_early_on_the_measured_wild_games_alone() {
+    use gametab_solve::endgame::lp::IPM_FINISH_ROWS;
+    for (a, b, sides, wild, early) in [
+        (1, 3, 5, true, true),
+        (2, 2, 5, true, true),
+        (3, 1, 5, true, true),
+        (1, 3, 6, true, true),
+        (3, 1, 6, true, false),
+        (2, 2, 6, true, false),
+        (2, 2, 5, false, false),
+        (1, 3, 6, false, false),
+        (2, 2, 4, true, false),
+        (2, 1, 6, true, false),
+    ] {
+        let game = Endgame::new(a, b, sides, wild).unwrap();
+        assert_eq!(copies_early(game), early, "{game}");
+        let options = method_and_options(game).1;
+        let rows = if early {
+            WILD_LARGE_ROWS
+        } else {
+            IPM_FINISH_ROWS
+        };
+        assert_eq!(options.ipm_finish_rows, rows, "{game}");
+        let width = if early {
+            WILD_PAIR_WIDTH
+        } else {
+            gametab_solve::endgame::oracle::PAIR_WIDTH
+        };
+        assert_eq!(options.pair_width, width, "{game}");
+        assert_eq!(
+            fingerprint(options)
+                .contains(", large restricted LPs from 20000 rows, pair width 1e-11"),
+            early,
+            "{game}"
+        );
+    }
 }
 
 use crate::dice::endgame::round_log::LOG_EVERY;
