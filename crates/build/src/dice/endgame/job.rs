@@ -110,18 +110,19 @@ pub fn method_and_options(game: Endgame) -> (Method, LpOptions) {
     let method = method_for(game);
     let options = if method == Method::DoubleOracle && game.total_dice() >= 4 {
         if game.sides() >= IPM_MIN_SIDES {
-            LpOptions {
+            let ipm = LpOptions {
                 method: "ipm",
                 crossover: false,
-                ..if copies_early(game) {
-                    LpOptions {
-                        ipm_finish_rows: WILD_LARGE_ROWS,
-                        pair_width: WILD_PAIR_WIDTH,
-                        ..LpOptions::default()
-                    }
-                } else {
-                    LpOptions::default()
+                ..LpOptions::default()
+            };
+            if copies_early(game) {
+                LpOptions {
+                    ipm_finish_rows: WILD_LARGE_ROWS,
+                    pair_width: WILD_PAIR_WIDTH,
+                    ..ipm
                 }
+            } else {
+                ipm
             }
         } else {
             LpOptions {
