@@ -18,11 +18,15 @@
 //! tightest bounds of any round are printed beside them when they differ).
 //! Unset, every game runs until it is solved.
 //!
-//! `ENDGAME_FRONTIER_LP=ipm` (`simplex`, the default, is the build's up to
-//! 16 bids; `gametab dice endgame solve` and `--endgame-frontier` take the
-//! interior point method without crossover from 20 bids on) solves each round's restricted LP by HiGHS's interior
-//! point method with crossover instead of the dual simplex from the last
-//! basis. Profiled on 2v2 with five sides, wild (`perf`, 300 s): HiGHS
+//! Each game is solved by the build's method for it
+//! (`gametab_build::dice::endgame::job::method_and_options`, what
+//! `gametab build --endgame-frontier` and `gametab dice endgame solve`
+//! use), so that a row here is what the build would do.
+//! `ENDGAME_FRONTIER_LP=simplex` (or `ipm`, `choose`) solves every round's
+//! restricted LP by that HiGHS solver instead, the other options the
+//! default's: `simplex` is the dual simplex from the last basis, `ipm` the
+//! interior point method with crossover. Profiled on 2v2 with five sides,
+//! wild (`perf`, 300 s), the dual simplex then the build's: HiGHS
 //! takes 99.9 % of the time, almost all of it in the simplex's basis
 //! factor solves (ftran/btran 45 %, reindexing 13 %); the best responses
 //! take 0.1 s and building the trees and LPs 0.3 s. The warm-started
@@ -54,9 +58,8 @@
 //! each point is one solve of seconds to hours). `ENDGAME_FRONTIER` may
 //! name the games, e.g. `2,2,6,normal;3,1,4,wild`.
 //!
-//! Measured (`RAYON_NUM_THREADS=1`, `nice -n 10`, on the 2-core build
-//! machine shared with other work): see the README's endgame frontier
-//! section for the table.
+//! The frontier table, measured game by game as jobs of the build's
+//! method, is in `docs/liars-dice.md` (four dice: the frontier).
 
 use std::process::Command;
 use std::time::{Duration, Instant};
@@ -64,12 +67,13 @@ use std::time::{Duration, Instant};
 use anyhow::{Context, Result};
 
 use gametab_build::dice::endgame::build::fits;
+use gametab_build::dice::endgame::job::method_and_options;
 use gametab_games::dice::endgame::{Endgame, Player};
 use gametab_solve::endgame::oracle::{solve_double_oracle, OracleOutcome, OracleState};
 use gametab_solve::endgame::{
-    cache, certify_oracle, exact_value, lp, method_for, solve, sparse, Certificate, Fraction,
-    LpOptions, LpSize, Method, BRACKET_ROUNDING, FRACTION_TOLERANCE, MAX_CLAIM_SPREAD,
-    MAX_DENOMINATOR, MAX_EXPLOITABILITY,
+    cache, certify_oracle, exact_value, lp, solve, sparse, Certificate, Fraction, LpOptions,
+    LpSize, Method, BRACKET_ROUNDING, FRACTION_TOLERANCE, MAX_CLAIM_SPREAD, MAX_DENOMINATOR,
+    MAX_EXPLOITABILITY,
 };
 
 #[path = "endgame_common/mod.rs"]
@@ -120,20 +124,26 @@ fn seconds(name: &str) -> Result<Option<f64>> {
     }
 }
 
-/// The LP options of the double oracle: the build's, or with HiGHS's
-/// `solver` from `ENDGAME_FRONTIER_LP` (`simplex`, the build's default,
-/// `ipm` or `choose`).
-fn lp_options() -> Result<LpOptions> {
-    let method = match std::env::var("ENDGAME_FRONTIER_LP").as_deref() {
-        Err(_) | Ok("simplex") => "simplex",
+/// The build's method and LP options for `game` ([`method_and_options`]:
+/// what `gametab build --endgame-frontier` and `gametab dice endgame
+/// solve` use), or with HiGHS's `solver` from `ENDGAME_FRONTIER_LP`
+/// instead (`simplex`: the dual simplex from the last basis; `ipm`: the
+/// interior point method with crossover; `choose`: HiGHS's choice), the
+/// other options the default's.
+fn lp_options(game: Endgame) -> Result<(Method, LpOptions)> {
+    let (method, options) = method_and_options(game);
+    let solver = match std::env::var("ENDGAME_FRONTIER_LP").as_deref() {
+        Err(_) => return Ok((method, options)),
+        Ok("simplex") => "simplex",
         Ok("ipm") => "ipm",
         Ok("choose") => "choose",
         Ok(other) => anyhow::bail!("ENDGAME_FRONTIER_LP={other}: not simplex, ipm or choose"),
     };
-    Ok(LpOptions {
-        method,
+    let options = LpOptions {
+        method: solver,
         ..LpOptions::default()
-    })
+    };
+    Ok((method, options))
 }
 
 /// A solved game's value: the fraction the build would store
@@ -204,9 +214,10 @@ fn stopped_row(state: &OracleState, budget: f64) -> Row {
 
 /// Solve `game` within `budget` seconds (if any) and describe it.
 fn solve_row(game: Endgame, budget: Option<f64>) -> Result<Row> {
-    if method_for(game) == Method::FullLp {
+    let (method, options) = lp_options(game)?;
+    if method == Method::FullLp {
         // A small wild game: the build's full LP, never stopped.
-        let s = solve(game, LpOptions::default())?;
+        let s = solve(game, options)?;
         return Ok(Row {
             how: "solved and certified (full LP)".into(),
             rounds: s.lps,
@@ -218,7 +229,7 @@ fn solve_row(game: Endgame, budget: Option<f64>) -> Result<Row> {
         });
     }
     let deadline = budget.map(|b| Instant::now() + Duration::from_secs_f64(b));
-    let outcome = solve_double_oracle(game, lp_options()?, deadline)?;
+    let outcome = solve_double_oracle(game, options, deadline)?;
     let found = match outcome {
         OracleOutcome::OutOfTime(state) => return Ok(stopped_row(&state, budget.unwrap_or(0.0))),
         OracleOutcome::Converged(found) => found,
