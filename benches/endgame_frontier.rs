@@ -26,8 +26,8 @@
 //! restricted LP by that HiGHS solver instead, the other options the
 //! default's: `simplex` is the dual simplex from the last basis, `ipm` the
 //! interior point method with crossover. Profiled on 2v2 with five sides,
-//! wild (`perf`, 300 s), the dual simplex then the build's: HiGHS
-//! takes 99.9 % of the time, almost all of it in the simplex's basis
+//! wild (`perf`, 300 s, by the dual simplex, the build's method for it at
+//! the time): HiGHS takes 99.9 % of the time, almost all of it in the simplex's basis
 //! factor solves (ftran/btran 45 %, reindexing 13 %); the best responses
 //! take 0.1 s and building the trees and LPs 0.3 s. The warm-started
 //! simplex needs 5,000 to 12,000 iterations a round from 10,000 rows on:
